@@ -1,0 +1,117 @@
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { ToolError } from '../tools/errors';
+import { absolutePathsKey, type Settings } from '../settings';
+
+/** A path a tool may use, after every containment rule has been applied. */
+export interface ResolvedPath {
+  /** Absolute path to operate on. */
+  absolute: string;
+  /** Symlink-free identity of the target, the key of locks and read snapshots. */
+  canonical: string;
+  /** Root-relative with `/` inside the root; absolute outside it. */
+  display: string;
+  insideRoot: boolean;
+}
+
+/** What the tool is about to do with the path, which decides the symlink rules. */
+export type PathPurpose = 'read' | 'write' | 'directory';
+
+export interface ContainmentScope {
+  /** Canonical (realpath) workspace root. */
+  root: string;
+  settings: Settings;
+}
+
+function isWithin(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function toSlashes(p: string): string {
+  return p.split(path.sep).join('/');
+}
+
+function errno(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** Realpath of the deepest existing ancestor of `abs`, with the missing tail appended. */
+export async function canonicalize(abs: string): Promise<string> {
+  const missing: string[] = [];
+  let current = abs;
+  for (;;) {
+    try {
+      const real = await fsp.realpath(current);
+      return missing.length ? path.join(real, ...missing.reverse()) : real;
+    } catch (err) {
+      if (errno(err) !== 'ENOENT' && errno(err) !== 'ENOTDIR') throw err;
+      const parent = path.dirname(current);
+      if (parent === current) return abs;
+      missing.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+/**
+ * Resolves a tool's path argument. Relative paths can never leave the root, neither with `..` nor
+ * through a symlinked parent; absolute paths inside the root behave like relative ones; absolute
+ * paths outside it are allowed unless `capabilities.tools.<tool>.absolute_paths` is false. A path
+ * for writing must not be a symlink itself. Nothing is created or changed here.
+ */
+export async function resolveToolPath(scope: ContainmentScope, tool: string, requested: string, purpose: PathPurpose): Promise<ResolvedPath> {
+  if (requested.trim() === '') throw new ToolError(`${tool}: path must not be empty or blank.`);
+  if (requested.includes('\0')) throw new ToolError(`${tool}: path must not contain NUL characters.`);
+
+  const absolute = path.resolve(scope.root, requested);
+  const lexicallyInside = isWithin(scope.root, absolute);
+  if (!path.isAbsolute(requested) && !lexicallyInside) {
+    throw new ToolError(`${tool}: ${requested} escapes the workspace root; use a path inside ${scope.root}.`, 'outside_root');
+  }
+
+  // For writes the final component may be a symlink we must refuse, so resolve only its parent.
+  const parentCanonical = await canonicalize(path.dirname(absolute));
+  const canonical = purpose === 'write' ? path.join(parentCanonical, path.basename(absolute)) : await canonicalize(absolute);
+  const insideRoot = isWithin(scope.root, canonical) && isWithin(scope.root, parentCanonical);
+
+  if (!insideRoot) {
+    if (!path.isAbsolute(requested) || lexicallyInside) {
+      throw new ToolError(`${tool}: ${requested} resolves outside the workspace root through a symlink; use a path whose real location is inside ${scope.root}.`, 'outside_root');
+    }
+    if (!scope.settings.absolutePathsAllowed(tool)) {
+      throw new ToolError(
+        `${tool}: ${requested} is outside the workspace root and the setting ${absolutePathsKey(tool)} is false; use a path inside ${scope.root} or enable that setting.`,
+        'setting_denied',
+      );
+    }
+  }
+
+  if (purpose === 'write') await refuseSymlink(tool, absolute, requested);
+  const display = insideRoot ? toSlashes(path.relative(scope.root, lexicallyInside ? absolute : canonical)) || '.' : absolute;
+  return { absolute: insideRoot && !lexicallyInside ? canonical : absolute, canonical, display, insideRoot };
+}
+
+async function refuseSymlink(tool: string, absolute: string, requested: string): Promise<void> {
+  try {
+    const stat = await fsp.lstat(absolute);
+    if (stat.isSymbolicLink()) {
+      throw new ToolError(`${tool}: ${requested} is a symbolic link; writes never go through a symlink. Edit the link's target path instead.`, 'symlink');
+    }
+  } catch (err) {
+    if (err instanceof ToolError) throw err;
+    if (errno(err) !== 'ENOENT') throw err;
+  }
+}
+
+/**
+ * Checks, just before an atomic replacement, that the target's parent still resolves where it did
+ * at validation time and the target has not become a symlink.
+ */
+export async function recheckBeforeWrite(tool: string, resolved: ResolvedPath): Promise<void> {
+  const parentNow = await canonicalize(path.dirname(resolved.absolute));
+  if (parentNow !== path.dirname(resolved.canonical)) {
+    throw new ToolError(`${tool}: the folder of ${resolved.display} changed (a symlink was swapped in) while the call ran; nothing was written. Retry the call.`, 'conflict');
+  }
+  await refuseSymlink(tool, resolved.absolute, resolved.display);
+}

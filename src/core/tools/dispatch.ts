@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { ToolError, messageOf } from './errors';
+import { failure, type ToolResult } from './result';
+import type { ToolRegistry } from './registry';
+import type { ToolRuntime } from './runtime';
+import { describeIssues } from './validation';
+
+export interface DispatchOptions {
+  /** Cancels this call; combined with the runtime's session signal. */
+  signal?: AbortSignal;
+  /** Replaying a recorded call from a session (enables replay-only legacy fields). */
+  replay?: boolean;
+}
+
+export interface DispatchOutcome {
+  /** Canonical name, or the requested name when no tool matched. */
+  tool: string;
+  result: ToolResult;
+}
+
+function fieldsOf(schema: z.ZodType): string[] {
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+}
+
+/**
+ * The one way a tool runs: look up (aliases too), validate strictly, execute, and turn every
+ * failure — unknown tool, bad arguments, a thrown error — into an error result. Never throws.
+ */
+export async function dispatchTool(registry: ToolRegistry, runtime: ToolRuntime, name: string, rawArgs: unknown, options: DispatchOptions = {}): Promise<DispatchOutcome> {
+  const tool = registry.get(name);
+  if (!tool) {
+    return { tool: name, result: failure(`Unknown tool \`${name}\`. Available tools: ${registry.names().join(', ')}.`) };
+  }
+  const parsed = tool.input.safeParse(rawArgs ?? {});
+  if (!parsed.success) {
+    return { tool: tool.name, result: failure(describeIssues(tool.name, parsed.error, fieldsOf(tool.providerInput ?? tool.input))) };
+  }
+  const signals = [runtime.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
+  const signal = signals.length ? AbortSignal.any(signals) : new AbortController().signal;
+  if (signal.aborted) return { tool: tool.name, result: failure(`${tool.name}: cancelled before it started.`, { cancelled: true }) };
+  try {
+    return { tool: tool.name, result: await tool.execute(parsed.data, { runtime, signal, replay: options.replay ?? false }) };
+  } catch (err) {
+    if (err instanceof ToolError) return { tool: tool.name, result: failure(err.message, { error: err.code }) };
+    if (signal.aborted) return { tool: tool.name, result: failure(`${tool.name}: cancelled.`, { cancelled: true }) };
+    return { tool: tool.name, result: failure(`${tool.name} failed: ${messageOf(err)}`, { error: 'internal' }) };
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * A failure a tool reports to the model as an `error` result. The message must say what to do next
+ * ("re-read the file, then retry with the new tag"); it never carries file contents or credentials.
+ */
+export class ToolError extends Error {
+  constructor(
+    message: string,
+    readonly code: ToolErrorCode = 'invalid_input',
+  ) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+export type ToolErrorCode =
+  | 'invalid_input'
+  | 'unknown_tool'
+  | 'not_found'
+  | 'outside_root'
+  | 'setting_denied'
+  | 'symlink'
+  | 'too_large'
+  | 'not_utf8'
+  | 'stale_tag'
+  | 'unknown_tag'
+  | 'unseen_line'
+  | 'conflict'
+  | 'cancelled'
+  | 'io';
+
+/** Message of any thrown value, for wrapping unexpected failures into a ToolError. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,50 @@
+/** What every tool returns. `content` is provider-visible and already capped by the tool itself. */
+export interface ToolResult {
+  status: 'success' | 'error';
+  content: string;
+  /** Small typed facts for the visible block and for Mission Control. */
+  metadata: ToolMetadata;
+  /** Display-only data (a diff); never sent to the model nor written to the provider transcript. */
+  display?: ToolDisplay;
+}
+
+export type MetadataValue = string | number | boolean | null | readonly string[] | readonly number[];
+export type ToolMetadata = Record<string, MetadataValue>;
+
+export interface ToolDisplay {
+  /** Unified diffs of the files a successful edit changed. */
+  diffs?: { path: string; diff: string }[];
+}
+
+export function success(content: string, metadata: ToolMetadata = {}, display?: ToolDisplay): ToolResult {
+  return display ? { status: 'success', content, metadata, display } : { status: 'success', content, metadata };
+}
+
+export function failure(content: string, metadata: ToolMetadata = {}): ToolResult {
+  return { status: 'error', content, metadata };
+}
+
+/** Metadata keys rendered as their own visible line, in this order, before the generic ones. */
+const LEADING_KEYS = ['paths', 'path'] as const;
+
+function renderValue(value: MetadataValue): string {
+  if (Array.isArray(value)) return value.join(', ');
+  return value === null ? 'null' : String(value);
+}
+
+/**
+ * The visible block the seeds show: `STATUS:`, one line per metadata fact (`PATHS:` first), then
+ * `OUTPUT:` and the content. Used by the CLI, the output channel and plain transcripts.
+ */
+export function formatVisible(result: ToolResult): string {
+  const lines = [`STATUS: ${result.status}`];
+  const keys = Object.keys(result.metadata);
+  const ordered = [...LEADING_KEYS.filter((k) => keys.includes(k)), ...keys.filter((k) => !(LEADING_KEYS as readonly string[]).includes(k))];
+  for (const key of ordered) {
+    const value = result.metadata[key];
+    if (value === undefined) continue;
+    lines.push(`${key.toUpperCase()}: ${renderValue(value)}`);
+  }
+  if (result.content.length > 0) lines.push('OUTPUT:', result.content);
+  return lines.join('\n');
+}
