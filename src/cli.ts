@@ -1,0 +1,43 @@
+import { parseArgs, UsageError, USAGE } from './cli/args';
+import { runOneTool, runToolStream } from './cli/toolCommands';
+import { version } from '../package.json';
+
+/** The headless `magi` command over the same core as the extension. */
+async function main(argv: readonly string[]): Promise<number> {
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort());
+  process.once('SIGTERM', () => controller.abort());
+  try {
+    const parsed = parseArgs(argv);
+    if (parsed.help) return void process.stdout.write(USAGE + '\n'), 0;
+    if (parsed.version) return void process.stdout.write(version + '\n'), 0;
+    switch (parsed.command) {
+      case 'tool':
+        await runOneTool(parsed.positionals, parsed.options, controller.signal);
+        return 0;
+      case 'tools':
+        await runToolStream(parsed.positionals, parsed.options, controller.signal);
+        return 0;
+      case undefined:
+        throw new UsageError('missing command');
+      default:
+        throw new UsageError(`unknown command ${parsed.command}`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`magi: ${err.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`magi: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,99 @@
+import { promises as fsp } from 'node:fs';
+import * as readline from 'node:readline';
+import { Settings, type SettingsTree } from '../core/settings';
+import { dispatchTool, type DispatchOutcome } from '../core/tools/dispatch';
+import { createDefaultRegistry } from '../core/tools';
+import { formatVisible } from '../core/tools/result';
+import { ToolRuntime } from '../core/tools/runtime';
+import { UsageError, type CommonOptions } from './args';
+
+/** The one-line JSON shape of a result, shared by `tool --json` and `tools`. */
+export function resultJson(outcome: DispatchOutcome): string {
+  const { result } = outcome;
+  return JSON.stringify({ tool: outcome.tool, status: result.status, content: result.content, metadata: result.metadata, ...(result.display ? { display: result.display } : {}) });
+}
+
+async function loadSettings(file: string | undefined): Promise<Settings> {
+  if (file === undefined) return new Settings();
+  let text: string;
+  try {
+    text = await fsp.readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read settings file ${file}: ${(err as Error).message}`);
+  }
+  let tree: unknown;
+  try {
+    tree = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`settings file ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (typeof tree !== 'object' || tree === null || Array.isArray(tree)) throw new UsageError(`settings file ${file} must hold a JSON object`);
+  return new Settings(tree as SettingsTree);
+}
+
+async function createRuntime(options: CommonOptions, signal: AbortSignal): Promise<ToolRuntime> {
+  const settings = await loadSettings(options.settingsFile);
+  try {
+    return await ToolRuntime.create({ root: options.cwd, settings, signal });
+  } catch (err) {
+    throw new UsageError(`--cwd ${options.cwd} is not a usable directory: ${(err as Error).message}`);
+  }
+}
+
+function writeLine(text: string): Promise<void> {
+  return new Promise((resolve, reject) => process.stdout.write(text + '\n', (err) => (err ? reject(err) : resolve())));
+}
+
+/** `magi tool NAME 'JSON-ARGS'`. */
+export async function runOneTool(positionals: string[], options: CommonOptions, signal: AbortSignal): Promise<void> {
+  const [name, json, ...extra] = positionals;
+  if (name === undefined) throw new UsageError('tool: missing tool name');
+  if (extra.length) throw new UsageError(`tool: unexpected arguments: ${extra.join(' ')}`);
+  let args: unknown = {};
+  if (json !== undefined) {
+    try {
+      args = JSON.parse(json);
+    } catch (err) {
+      throw new UsageError(`tool: JSON-ARGS is not valid JSON: ${(err as Error).message}`);
+    }
+  }
+  const runtime = await createRuntime(options, signal);
+  const outcome = await dispatchTool(createDefaultRegistry(), runtime, name, args, { signal });
+  await writeLine(options.json ? resultJson(outcome) : formatVisible(outcome.result));
+}
+
+/** Parses one JSONL request; a bad line becomes an error result, not a crash. */
+function parseRequest(line: string, lineNumber: number): { tool: string; args: unknown } | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (err) {
+    return `line ${lineNumber}: not valid JSON (${(err as Error).message}); send {"tool": NAME, "args": {...}}`;
+  }
+  if (typeof value !== 'object' || value === null || typeof (value as { tool?: unknown }).tool !== 'string') {
+    return `line ${lineNumber}: expected {"tool": NAME, "args": {...}}`;
+  }
+  const unknownKeys = Object.keys(value).filter((k) => k !== 'tool' && k !== 'args');
+  if (unknownKeys.length) return `line ${lineNumber}: unknown field ${unknownKeys.join(', ')}; send {"tool": NAME, "args": {...}}`;
+  return { tool: (value as { tool: string }).tool, args: (value as { args?: unknown }).args ?? {} };
+}
+
+/** `magi tools`: one runtime and session for every line of stdin, each result flushed as it ends. */
+export async function runToolStream(positionals: string[], options: CommonOptions, signal: AbortSignal): Promise<void> {
+  if (positionals.length) throw new UsageError(`tools: unexpected arguments: ${positionals.join(' ')}`);
+  const runtime = await createRuntime(options, signal);
+  const registry = createDefaultRegistry();
+  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  let lineNumber = 0;
+  for await (const line of lines) {
+    lineNumber++;
+    if (line.trim() === '') continue;
+    const request = parseRequest(line, lineNumber);
+    if (typeof request === 'string') {
+      await writeLine(JSON.stringify({ tool: null, status: 'error', content: request, metadata: {} }));
+      continue;
+    }
+    await writeLine(resultJson(await dispatchTool(registry, runtime, request.tool, request.args, { signal })));
+    if (signal.aborted) break;
+  }
+}

@@ -1,0 +1,66 @@
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { recheckBeforeWrite } from '../fs/containment';
+import { defineTool } from './definition';
+import { ToolError } from './errors';
+import { success } from './result';
+import { MAX_FILE_BYTES, parseText } from './textDoc';
+
+const DESCRIPTION = `Create a file or replace a file's whole content. Parent folders are created. Use hash_edit to change part of an existing file.
+
+Arguments: {"path": "src/new.ts", "content": "..."}
+Limits: content at most 1 MiB (UTF-8); the replacement is atomic (temp file + rename); a path that is a symbolic link is refused; relative paths stay inside the workspace root.`;
+
+export const writeTool = defineTool({
+  name: 'write',
+  aliases: [],
+  description: DESCRIPTION,
+  mutates: true,
+  input: z.strictObject({
+    path: z.string().min(1).describe('File to create or overwrite'),
+    content: z.string().describe('The complete new content'),
+  }),
+  async execute(args, ctx) {
+    const { runtime, signal } = ctx;
+    const bytes = Buffer.from(args.content, 'utf8');
+    if (bytes.byteLength > MAX_FILE_BYTES) {
+      throw new ToolError(`write: content is ${bytes.byteLength} bytes, over the 1 MiB cap; split the file or generate it with a command.`, 'too_large');
+    }
+    const resolved = await runtime.resolve('write', args.path, 'write');
+    return runtime.locks.withLocks([resolved.canonical], async () => {
+      const existing = await fsp.lstat(resolved.absolute).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return undefined;
+        throw err;
+      });
+      if (existing && !existing.isFile()) {
+        throw new ToolError(`write: ${resolved.display} exists and is not a regular file; choose another path.`);
+      }
+      const createdFolder = await ensureParentFolder(resolved.display, path.dirname(resolved.absolute));
+      try {
+        await runtime.files.writeFile(resolved.absolute, bytes, { beforeCommit: () => recheckBeforeWrite('write', resolved), signal });
+      } catch (err) {
+        // A failed write leaves nothing behind, not even the folders it made for the file.
+        if (createdFolder !== undefined) await fsp.rm(createdFolder, { recursive: true, force: true });
+        throw err;
+      }
+      const lineCount = parseText(args.content).lines.length;
+      return success(`${existing ? 'Replaced' : 'Created'} ${resolved.display} (${bytes.byteLength} bytes, ${lineCount} lines). Read it before editing it with hash_edit.`, {
+        path: resolved.display,
+        bytes: bytes.byteLength,
+        created: !existing,
+      });
+    });
+  },
+});
+
+/** Creates the missing parent folders; returns the top one it created, if any. */
+async function ensureParentFolder(display: string, dir: string): Promise<string | undefined> {
+  try {
+    return await fsp.mkdir(dir, { recursive: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTDIR') throw new ToolError(`write: a parent of ${display} exists and is not a folder.`);
+    throw err;
+  }
+}
