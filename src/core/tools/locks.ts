@@ -11,18 +11,20 @@ export class MutationLocks {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const previous = sorted.map((key) => this.tails.get(key) ?? Promise.resolve());
-    for (const key of sorted) {
+    const mine = sorted.map((key) => {
       const tail = Promise.all([this.tails.get(key), held]).then(() => undefined);
       this.tails.set(key, tail);
-      void tail.then(() => {
-        if (this.tails.get(key) === tail) this.tails.delete(key);
-      });
-    }
+      return tail;
+    });
     try {
       await Promise.all(previous);
       return await work();
     } finally {
       release();
+      // Nobody queued behind us: drop the key so the map does not grow with every path ever edited.
+      sorted.forEach((key, i) => {
+        if (this.tails.get(key) === mine[i]) this.tails.delete(key);
+      });
     }
   }
 

@@ -64,7 +64,7 @@ async function readTarget(target: string, args: ReadArgs, ctx: ToolContext, budg
   }
   const text = decodeUtf8(bytes, resolved.display);
   const doc = parseText(text);
-  const { start, end, cut } = resolveWindow(parsed.window, doc.lines.length, resolved.display, args.offset, args.limit);
+  const { start, end, cut, implied } = resolveWindow(parsed.window, doc.lines.length, resolved.display, args.offset, args.limit);
   const tag = contentTag(text);
 
   if (!parsed.raw) budget.add(`[${resolved.display}#${tag}]`);
@@ -80,7 +80,7 @@ async function readTarget(target: string, args: ReadArgs, ctx: ToolContext, budg
   }
   if (budget.exhausted) {
     budget.note(`[output cut by the 1 MiB cap after line ${shownEnd} of ${resolved.display}; read ${resolved.display}:${shownEnd + 1}-${end} separately]`);
-  } else if (shownEnd < doc.lines.length) {
+  } else if ((cut || implied) && shownEnd < doc.lines.length) {
     const more = cut ? `at most ${MAX_READ_LINES} lines per call` : `${doc.lines.length} lines in all`;
     budget.note(`[showing lines ${start}-${shownEnd} of ${doc.lines.length} (${more}); read ${resolved.display}:${shownEnd + 1}-${Math.min(shownEnd + MAX_READ_LINES, doc.lines.length)} for more]`);
   }

@@ -9,6 +9,8 @@ export const MAX_READ_LINES = 2000;
 export interface LineWindow {
   start: number;
   end: number | undefined;
+  /** The end was implied (`:N`, no selector), not asked for: the reader should hear what follows. */
+  implied?: boolean;
 }
 
 export interface ReadTarget {
@@ -36,7 +38,7 @@ function parseRange(body: string, target: string): LineWindow | undefined {
   const [, from, upTo, a, b, fromOpen, start, count] = m;
   if (from !== undefined) {
     const s = positive(from, target);
-    return { start: s, end: s + DEFAULT_READ_LINES - 1 };
+    return { start: s, end: s + DEFAULT_READ_LINES - 1, implied: true };
   }
   if (upTo !== undefined) return { start: 1, end: positive(upTo, target) };
   if (a !== undefined && b !== undefined) {
@@ -83,12 +85,12 @@ export function parseReadTarget(target: string): ReadTarget {
  * the first 400. A start past the end is an error; an end past the end stops at the last line.
  * At most 2,000 lines are shown; `cut` says the window asked for more.
  */
-export function resolveWindow(window: LineWindow | undefined, lineCount: number, displayPath: string, offset?: number, limit?: number): { start: number; end: number; cut: boolean } {
-  const asked: LineWindow = window ?? { start: offset ?? 1, end: (offset ?? 1) + (limit ?? DEFAULT_READ_LINES) - 1 };
+export function resolveWindow(window: LineWindow | undefined, lineCount: number, displayPath: string, offset?: number, limit?: number): { start: number; end: number; cut: boolean; implied: boolean } {
+  const asked: LineWindow = window ?? { start: offset ?? 1, end: (offset ?? 1) + (limit ?? DEFAULT_READ_LINES) - 1, implied: limit === undefined };
   if (asked.start > Math.max(lineCount, 1)) {
     throw new ToolError(`read: line ${asked.start} is past the end of ${displayPath}, which has ${lineCount} line${lineCount === 1 ? '' : 's'}.`);
   }
   const wanted = Math.min(asked.end ?? lineCount, lineCount);
   const end = Math.min(wanted, asked.start + MAX_READ_LINES - 1);
-  return { start: asked.start, end, cut: end < wanted };
+  return { start: asked.start, end, cut: end < wanted, implied: asked.implied ?? false };
 }

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+const CLI = path.join(ROOT, 'src', 'cli.ts');
+
+function magi(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [CLI, ...args]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+/** A `magi tools` process driven one request at a time, as an agent would. */
+function conversation(cwd: string): { child: ChildProcessWithoutNullStreams; ask(request: object): Promise<Record<string, unknown>> } {
+  const child = spawn(TSX, [CLI, 'tools', '--cwd', cwd]);
+  const replies = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return {
+    child,
+    async ask(request) {
+      child.stdin.write(JSON.stringify(request) + '\n');
+      const next = await replies.next();
+      assert.ok(!next.done, 'magi tools closed its output early');
+      return JSON.parse(next.value) as Record<string, unknown>;
+    },
+  };
+}
+
+describe('magi CLI', function () {
+  this.timeout(30000);
+  let dir: string;
+  beforeEach(async () => {
+    dir = await fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), 'magi-cli-')));
+    await fsp.writeFile(path.join(dir, 'a.txt'), 'alpha\nbeta\n');
+  });
+  afterEach(() => fsp.rm(dir, { recursive: true, force: true }));
+
+  it('magi tool prints the visible block', async () => {
+    const { code, stdout } = await magi(['tool', 'read', '{"paths":["a.txt:2"]}', '--cwd', dir]);
+    assert.equal(code, 0);
+    assert.match(stdout, /^STATUS: success\nPATHS: a\.txt:2\n(?:[A-Z_]+: .*\n)*OUTPUT:\n\[a\.txt#[0-9A-F]{6}\]\n2:beta\n$/);
+  });
+
+  it('magi tool --json prints one JSON object; a tool failure still exits 0', async () => {
+    const { code, stdout } = await magi(['tool', 'read', '{"paths":["missing.txt"]}', '--json', `--cwd=${dir}`]);
+    assert.equal(code, 0);
+    const result = JSON.parse(stdout) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(result), ['tool', 'status', 'content', 'metadata']);
+    assert.equal(result.status, 'error');
+    assert.match(String(result.content), /missing\.txt does not exist/);
+  });
+
+  it('usage errors exit 2 with the usage on stderr', async () => {
+    for (const args of [[], ['tool'], ['tool', 'read', '{bad json'], ['nope'], ['tool', 'read', '{}', '--cwd', path.join(dir, 'none')], ['tool', 'read', '--settings']]) {
+      const { code, stderr } = await magi(args);
+      assert.equal(code, 2, `magi ${args.join(' ')}`);
+      assert.match(stderr, /^magi: .*\n\nUsage:/);
+    }
+  });
+
+  it('applies a settings file in the older seed’s keys', async () => {
+    const settings = path.join(dir, 'settings.json');
+    await fsp.writeFile(settings, JSON.stringify({ tools: { read: { absolute_paths: false } } }));
+    const { stdout } = await magi(['tool', 'read', JSON.stringify({ paths: [os.tmpdir()] }), '--cwd', dir, '--settings', settings, '--json']);
+    assert.match(JSON.parse(stdout).content, /capabilities\.tools\.read\.absolute_paths is false/);
+  });
+
+  it('magi tools answers each line before reading the next, in one session', async () => {
+    const { child, ask } = conversation(dir);
+    try {
+      const written = await ask({ tool: 'write', args: { path: 'b.txt', content: 'one\n' } });
+      assert.equal(written.status, 'success');
+      const read = await ask({ tool: 'read', args: { paths: ['b.txt'] } });
+      assert.match(String(read.content), /^\[b\.txt#[0-9A-F]{6}\]\n1:one$/);
+      const bad = await ask({ tool: 'read', args: { paths: ['b.txt'] }, extra: true });
+      assert.match(String(bad.content), /unknown field extra/);
+      const unknown = await ask({ tool: 'nope', args: {} });
+      assert.match(String(unknown.content), /Unknown tool `nope`/);
+    } finally {
+      child.stdin.end();
+    }
+    assert.equal(await new Promise((resolve) => child.on('close', resolve)), 0);
+  });
+});

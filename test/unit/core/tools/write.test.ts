@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { tempWorkspace, type TempWorkspace } from '../../helpers/workspace';
+
+describe('write', () => {
+  let ws: TempWorkspace;
+  beforeEach(async () => {
+    ws = await tempWorkspace();
+  });
+  afterEach(() => ws.cleanup());
+
+  it('creates a file and its parent folders', async () => {
+    const result = await ws.run('write', { path: 'a/b/c.txt', content: 'hello\n' });
+    assert.equal(result.status, 'success');
+    assert.equal(await ws.text('a/b/c.txt'), 'hello\n');
+    assert.equal(result.metadata.created, true);
+    assert.match(result.content, /^Created a\/b\/c\.txt \(6 bytes, 1 lines\)/);
+  });
+
+  it('overwrites atomically, keeps the mode, and leaves no temp file', async () => {
+    await ws.files({ 'x.sh': '#!/bin/sh\n' });
+    await fsp.chmod(path.join(ws.root, 'x.sh'), 0o755);
+    const result = await ws.run('write', { path: 'x.sh', content: 'echo hi\n' });
+    assert.equal(result.metadata.created, false);
+    assert.equal(await ws.text('x.sh'), 'echo hi\n');
+    assert.equal((await fsp.stat(path.join(ws.root, 'x.sh'))).mode & 0o777, 0o755);
+    assert.deepEqual(await fsp.readdir(ws.root), ['x.sh']);
+  });
+
+  it('accepts exactly 1 MiB and refuses one byte more, changing nothing', async () => {
+    const MiB = 1024 * 1024;
+    assert.equal((await ws.run('write', { path: 'ok.txt', content: 'a'.repeat(MiB) })).status, 'success');
+    const big = await ws.run('write', { path: 'big/big.txt', content: 'a'.repeat(MiB + 1) });
+    assert.equal(big.status, 'error');
+    assert.match(big.content, /1048577 bytes, over the 1 MiB cap/);
+    await assert.rejects(fsp.stat(path.join(ws.root, 'big')));
+    // Multi-byte characters count as bytes, not characters.
+    assert.equal((await ws.run('write', { path: 'u.txt', content: 'é'.repeat(MiB / 2 + 1) })).status, 'error');
+  });
+
+  it('refuses a final symlink, even one pointing inside the root', async () => {
+    await ws.files({ 'target.txt': 'keep\n' });
+    await fsp.symlink('target.txt', path.join(ws.root, 'link.txt'));
+    const result = await ws.run('write', { path: 'link.txt', content: 'new\n' });
+    assert.equal(result.status, 'error');
+    assert.match(result.content, /is a symbolic link; writes never go through a symlink/);
+    assert.equal(await ws.text('target.txt'), 'keep\n');
+  });
+
+  it('refuses .. escapes and symlinked parent folders leaving the root', async () => {
+    const outside = path.join(path.dirname(ws.root), 'outside');
+    await fsp.mkdir(outside);
+    await fsp.symlink(outside, path.join(ws.root, 'out'));
+    assert.match((await ws.run('write', { path: '../escape.txt', content: 'x' })).content, /escapes the workspace root/);
+    assert.match((await ws.run('write', { path: 'out/x.txt', content: 'x' })).content, /through a symlink/);
+    assert.deepEqual(await fsp.readdir(outside), []);
+  });
+
+  it('refuses absolute paths outside the root when capabilities.tools.write.absolute_paths is false (older alias too)', async () => {
+    const strict = await tempWorkspace({ tools: { write: { absolute_paths: false } } });
+    try {
+      const target = path.join(path.dirname(strict.root), 'out.txt');
+      const result = await strict.run('write', { path: target, content: 'x' });
+      assert.match(result.content, /capabilities\.tools\.write\.absolute_paths is false/);
+      await assert.rejects(fsp.stat(target));
+    } finally {
+      await strict.cleanup();
+    }
+    const target = path.join(path.dirname(ws.root), 'allowed.txt');
+    assert.equal((await ws.run('write', { path: target, content: 'x' })).status, 'success');
+    assert.equal(await fsp.readFile(target, 'utf8'), 'x');
+  });
+
+  it('refuses to replace a directory and rejects unknown fields', async () => {
+    await ws.files({ 'd/x': '' });
+    assert.match((await ws.run('write', { path: 'd', content: 'x' })).content, /is not a regular file/);
+    assert.match((await ws.run('write', { path: 'a', content: 'x', mode: 'append' })).content, /unknown field `mode`/);
+  });
+
+  it('serializes concurrent writes to one file: the last call wins whole', async () => {
+    const contents = Array.from({ length: 20 }, (_, i) => `${i}`.repeat(10000));
+    await Promise.all(contents.map((content) => ws.run('write', { path: 'race.txt', content })));
+    assert.ok(contents.includes(await ws.text('race.txt')));
+    assert.deepEqual(await fsp.readdir(ws.root), ['race.txt']);
+  });
+});
