@@ -1,0 +1,66 @@
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { recheckBeforeWrite } from '../../fs/containment';
+import { ToolError, messageOf } from '../errors';
+import type { ToolRuntime } from '../runtime';
+import type { Prepared } from './section';
+
+/**
+ * The only step that changes files: runs after every section validated, in section order, through
+ * the FilePort, and records the snapshots that make the new tags usable. The caller holds the
+ * mutation locks of every path involved.
+ */
+
+function describe(item: Prepared): string {
+  const from = item.target.resolved.display;
+  return item.kind === 'move' ? `${from} (moved to ${item.dest.display})` : item.kind === 'remove' ? `${from} (removed)` : from;
+}
+
+async function commitOne(item: Prepared, runtime: ToolRuntime, signal: AbortSignal): Promise<void> {
+  const source = item.target.resolved;
+  switch (item.kind) {
+    case 'edit':
+      await runtime.files.writeFile(source.absolute, item.bytes, { beforeCommit: () => recheckBeforeWrite('hash_edit', source), signal });
+      runtime.snapshots.record(source.canonical, item.newTag, item.newText, item.visible);
+      return;
+    case 'move': {
+      // Parents of the destination are created, like write does; containment of the deepest existing
+      // ancestor was checked at resolution and is checked again right after.
+      await fsp.mkdir(path.dirname(item.dest.absolute), { recursive: true });
+      await recheckBeforeWrite('hash_edit', item.dest);
+      await recheckBeforeWrite('hash_edit', source);
+      signal.throwIfAborted();
+      await runtime.files.moveFile(source.absolute, item.dest.absolute);
+      runtime.snapshots.forget(source.canonical);
+      // The content is unchanged, so what the model saw under the tag is still true at the new path.
+      runtime.snapshots.record(item.dest.canonical, item.snapshot.tag, item.snapshot.text, item.snapshot.visible);
+      return;
+    }
+    case 'remove':
+      await recheckBeforeWrite('hash_edit', source);
+      signal.throwIfAborted();
+      await runtime.files.removeFile(source.absolute);
+      runtime.snapshots.forget(source.canonical);
+      return;
+  }
+}
+
+/**
+ * Commits every prepared section. A failure before the first change propagates unchanged; a
+ * failure after some files changed says which ones, so the model re-reads them.
+ */
+export async function commitAll(items: readonly Prepared[], runtime: ToolRuntime, signal: AbortSignal): Promise<void> {
+  const done: string[] = [];
+  for (const item of items) {
+    try {
+      await commitOne(item, runtime, signal);
+    } catch (err) {
+      if (done.length === 0) throw err;
+      throw new ToolError(
+        `hash_edit: stopped at ${item.target.resolved.display} (${messageOf(err)}). These files were already changed: ${done.join(', ')}; re-read them before editing again.`,
+        err instanceof ToolError ? err.code : 'io',
+      );
+    }
+    done.push(describe(item));
+  }
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { defineTool } from '../definition';
+import { commitAll } from './commit';
+import { HASH_EDIT_DESCRIPTION } from './description';
+import { formatResult } from './output';
+import { parseInput } from './parser';
+import { prepareSection, resolveTargets, type Prepared } from './section';
+
+export { HASH_EDIT_DESCRIPTION } from './description';
+
+const hashEditInput = z.strictObject({
+  input: z.string().min(1, 'must not be empty').describe('One or more [PATH#TAG] sections with SWAP/DEL/INS/BLK/MV/REM ops and +TEXT body rows.'),
+});
+
+/**
+ * `hash_edit`: line-anchored edits of existing files, checked against the session's read
+ * snapshots. Phases: parse the whole input; resolve every path; then, holding the mutation locks
+ * of all files involved (MV destinations included), validate every section and only then commit.
+ */
+export const hashEditTool = defineTool({
+  name: 'hash_edit',
+  aliases: [],
+  description: HASH_EDIT_DESCRIPTION,
+  mutates: true,
+  input: hashEditInput,
+  async execute(args, ctx) {
+    const sections = parseInput(args.input);
+    const targets = await resolveTargets(sections, ctx.runtime);
+    const keys = targets.flatMap((t) => (t.dest ? [t.resolved.canonical, t.dest.canonical] : [t.resolved.canonical]));
+    return ctx.runtime.locks.withLocks(keys, async () => {
+      const prepared: Prepared[] = [];
+      for (const target of targets) {
+        ctx.signal.throwIfAborted();
+        prepared.push(await prepareSection(target, ctx.runtime, ctx.signal));
+      }
+      ctx.signal.throwIfAborted();
+      await commitAll(prepared, ctx.runtime, ctx.signal);
+      return formatResult(prepared);
+    });
+  },
+});

@@ -1,0 +1,86 @@
+import { createTwoFilesPatch } from 'diff';
+import { success, type ToolResult } from '../result';
+import type { Prepared } from './section';
+
+/**
+ * The model-facing result: per file a `[display#NEWTAG]` header (the tag for the next edit) and
+ * the changed lines as `LINE:TEXT` at their new numbers; plus a display-only unified diff.
+ */
+
+/** Changed rows shown per file; the rest is counted in a marker, since the model can read them. */
+export const MAX_SHOWN_ROWS = 200;
+/** Display diffs give up beyond this (jsdiff's Myers diff is O(N·D)); the edit still succeeds. */
+const DIFF_TIMEOUT_MS = 1000;
+
+type EditItem = Extract<Prepared, { kind: 'edit' }>;
+
+function lineRange(start: number, count: number): string {
+  return count === 1 ? `line ${start}` : `lines ${start}-${start + count - 1}`;
+}
+
+/** Every transcript row of one edited file, in new-file order. */
+function changedRows(item: EditItem): string[] {
+  const rows: string[] = [];
+  for (const hunk of item.hunks) {
+    if (hunk.newCount === 0) {
+      rows.push(`(deleted old ${lineRange(hunk.oldStart, hunk.oldCount)})`);
+      continue;
+    }
+    for (let k = 0; k < hunk.newCount; k++) {
+      const line = hunk.newStart + k;
+      rows.push(`${line}:${item.newLines[line - 1] ?? ''}`);
+    }
+  }
+  return rows;
+}
+
+function editSection(item: EditItem): { text: string; truncated: boolean } {
+  const display = item.target.resolved.display;
+  const out = [`[${display}#${item.newTag}]`];
+  if (item.recovered) {
+    out.push(`(recovered from stale tag #${item.target.section.tag}: the file had changed since that read, but every line the ops rely on was unchanged, so the edit was applied to the current file)`);
+  }
+  const rows = changedRows(item);
+  out.push(...rows.slice(0, MAX_SHOWN_ROWS));
+  const hidden = rows.length - MAX_SHOWN_ROWS;
+  if (hidden > 0) out.push(`… ${hidden} more changed lines not shown; read ${display} to see them.`);
+  return { text: out.join('\n'), truncated: hidden > 0 };
+}
+
+function diffOf(item: EditItem): string {
+  const display = item.target.resolved.display;
+  const patch = createTwoFilesPatch(display, display, item.oldText, item.newText, undefined, undefined, { context: 3, timeout: DIFF_TIMEOUT_MS });
+  return patch ?? `(the diff of ${display} was too large to compute for display)`;
+}
+
+export function formatResult(items: readonly Prepared[]): ToolResult {
+  const blocks: string[] = [];
+  const paths: string[] = [];
+  const diffs: { path: string; diff: string }[] = [];
+  let truncated = false;
+  let recovered = false;
+  let ops = 0;
+  for (const item of items) {
+    const display = item.target.resolved.display;
+    ops += item.target.section.ops.length;
+    paths.push(display);
+    switch (item.kind) {
+      case 'edit': {
+        const section = editSection(item);
+        blocks.push(section.text);
+        truncated ||= section.truncated;
+        recovered ||= item.recovered;
+        diffs.push({ path: display, diff: diffOf(item) });
+        break;
+      }
+      case 'move':
+        paths.push(item.dest.display);
+        blocks.push(`[${item.dest.display}#${item.snapshot.tag}]\nmoved ${display} to ${item.dest.display}; the content is unchanged, so tag #${item.snapshot.tag} and its line numbers stay valid at the new path.`);
+        break;
+      case 'remove':
+        blocks.push(`removed ${display}; its tags no longer apply.`);
+        break;
+    }
+  }
+  return success(blocks.join('\n\n'), { paths, files_changed: items.length, ops, recovered, truncated }, diffs.length ? { diffs } : undefined);
+}
