@@ -10,7 +10,7 @@ import type { Prepared } from './section';
 /** Changed rows shown per file; the rest is counted in a marker, since the model can read them. */
 export const MAX_SHOWN_ROWS = 200;
 /** Display diffs give up beyond this (jsdiff's Myers diff is O(N·D)); the edit still succeeds. */
-const DIFF_TIMEOUT_MS = 1000;
+const DIFF_TIMEOUT_MS = 500;
 
 type EditItem = Extract<Prepared, { kind: 'edit' }>;
 

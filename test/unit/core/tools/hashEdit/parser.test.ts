@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ToolError } from '../../../../../src/core/tools/errors';
-import { MAX_SECTIONS, opLabel, parseInput } from '../../../../../src/core/tools/hashEdit/parser';
+import { MAX_OPS, MAX_SECTIONS, opLabel, parseInput } from '../../../../../src/core/tools/hashEdit/parser';
 
 function parseError(input: string): ToolError {
   try {
@@ -123,6 +123,12 @@ describe('hash_edit parser', () => {
   it('limits the number of sections', () => {
     const input = Array.from({ length: MAX_SECTIONS + 1 }, (_, i) => `[f${i}#AA]\nDEL 1`).join('\n');
     assert.match(parseError(input).message, /at most 32 files/);
+  });
+
+  it('limits the number of ops', () => {
+    const ops = Array.from({ length: MAX_OPS + 1 }, (_, i) => `DEL ${i + 1}`).join('\n');
+    assert.match(parseError(`[a#AA]\n${ops}`).message, new RegExp(`input line ${MAX_OPS + 2}: too many ops; one call applies at most ${MAX_OPS}`));
+    assert.equal(parseInput(`[a#AA]\n${ops.split('\n').slice(1).join('\n')}`)[0]?.ops.length, MAX_OPS);
   });
 
   it('labels ops the way they are written', () => {
