@@ -1,0 +1,91 @@
+// Bundles the three programs of the project into dist/:
+//   dist/extension.js     the extension (Node, CommonJS, `vscode` left to the extension host)
+//   dist/cli.js           the headless `magi` CLI (Node, CommonJS, executable)
+//   dist/webview/main.js  the webview script (browser, IIFE)
+// Type-checking is a separate step (`npm run typecheck`). Flags: --watch, --production (minify).
+import * as esbuild from 'esbuild';
+import { chmodSync, readFileSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
+  metafile: true,
+  define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
+};
+
+// The CLI keeps its own hashbang if it has one; otherwise the bundle gets one.
+const cliHasHashbang = readFileSync('src/cli.ts', 'utf8').startsWith('#!');
+
+/** @type {import('esbuild').BuildOptions[]} */
+const targets = [
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: ['src/cli.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: cliHasHashbang ? {} : { js: '#!/usr/bin/env node' },
+    plugins: [executable('dist/cli.js')],
+  },
+  {
+    ...common,
+    entryPoints: ['webview/main.ts'],
+    outfile: 'dist/webview/main.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
+];
+
+/** Marks a bundle executable after every (re)build. */
+function executable(file) {
+  return {
+    name: 'executable',
+    setup(build) {
+      build.onEnd((result) => {
+        if (result.errors.length === 0) chmodSync(file, 0o755);
+      });
+    },
+  };
+}
+
+/** Prints each output's size after every (re)build. */
+const sizes = {
+  name: 'sizes',
+  setup(build) {
+    build.onEnd((result) => {
+      if (!result.metafile) return;
+      for (const [file, { bytes }] of Object.entries(result.metafile.outputs)) {
+        if (!file.endsWith('.map')) console.log(`${file.padEnd(24)} ${(bytes / 1024).toFixed(1).padStart(8)} KiB`);
+      }
+    });
+  },
+};
+
+const configs = targets.map((t) => ({ ...t, plugins: [...(t.plugins ?? []), sizes] }));
+
+if (watch) {
+  const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('watching for changes (Ctrl-C to stop)');
+} else {
+  const results = await Promise.allSettled(configs.map((c) => esbuild.build(c)));
+  // esbuild has already printed the errors; a failed bundle fails the build.
+  if (results.some((r) => r.status === 'rejected')) process.exit(1);
+}
