@@ -1,0 +1,15 @@
+import * as vscode from 'vscode';
+import { createDefaultRegistry } from './core/tools';
+import { registerCommands } from './host/commands';
+import { runToolCommand } from './host/runTool';
+import { WorkspaceRuntimes } from './host/runtimes';
+
+/** Composition root: builds the core's registry and the per-folder runtimes, wires the host adapters. */
+export function activate(context: vscode.ExtensionContext): void {
+  const output = vscode.window.createOutputChannel('Magi');
+  const registry = createDefaultRegistry();
+  const runtimes = new WorkspaceRuntimes();
+  context.subscriptions.push(output, runtimes, ...registerCommands([runToolCommand({ registry, runtimes, output })]));
+}
+
+export function deactivate(): void {}
