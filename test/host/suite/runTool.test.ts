@@ -1,0 +1,80 @@
+import * as assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { RunToolResult } from '../../../src/host/runTool';
+
+const EXTENSION_ID = 'magi-code.magi-code';
+
+function runTool(name: string, args: unknown): Thenable<RunToolResult> {
+  return vscode.commands.executeCommand<RunToolResult>('magi.runTool', name, args);
+}
+
+/** The fixture workspace copy run.mjs opened. */
+function root(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the harness opens the fixture workspace');
+  return folder.uri.fsPath;
+}
+
+/** The hashline rows `read` shows for a whole LF-terminated file: `N:TEXT`. */
+function hashlineRows(text: string): string[] {
+  return text.replace(/\n$/, '').split('\n').map((line, i) => `${i + 1}:${line}`);
+}
+
+describe('Magi in the real extension host', () => {
+  it('activates and contributes magi.runTool', async () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension, `${EXTENSION_ID} is loaded`);
+    await extension.activate();
+    assert.equal(extension.isActive, true);
+    assert.ok((await vscode.commands.getCommands(true)).includes('magi.runTool'));
+  });
+
+  it('runs read without UI and returns the hashline text of the file', async () => {
+    const text = await fsp.readFile(join(root(), 'hello.txt'), 'utf8');
+    const result = await runTool('read', { paths: ['hello.txt'] });
+    assert.equal(result.status, 'success', result.content);
+    assert.equal(result.tool, 'read');
+    const [header, ...rows] = result.content.split('\n');
+    assert.match(header ?? '', /^\[hello\.txt#[0-9A-F]{6}\]$/);
+    assert.deepEqual(rows, hashlineRows(text));
+    assert.deepEqual(result.metadata['paths'], ['hello.txt']);
+  });
+
+  it('keeps one runtime across calls: a read then a hash_edit changes the file on disk', async () => {
+    const read = await runTool('read', { paths: ['edit-me.txt'] });
+    const tag = /^\[edit-me\.txt#([0-9A-F]+)\]/.exec(read.content)?.[1];
+    assert.ok(tag, read.content);
+    const edit = await runTool('hash_edit', { input: `[edit-me.txt#${tag}]\nSWAP 2:\n+beta, edited by Magi` });
+    assert.equal(edit.status, 'success', edit.content);
+    assert.equal(await fsp.readFile(join(root(), 'edit-me.txt'), 'utf8'), 'alpha\nbeta, edited by Magi\ngamma\n');
+  });
+
+  it('returns an error result for an unknown tool', async () => {
+    const result = await runTool('no_such_tool', {});
+    assert.equal(result.status, 'error');
+    assert.match(result.content, /^Unknown tool `no_such_tool`\. Available tools: read, /);
+  });
+
+  it('reads the magi settings and rebuilds the runtime when they change', async () => {
+    const outside = await fsp.mkdtemp(join(tmpdir(), 'magi-outside-'));
+    const file = join(outside, 'note.txt');
+    await fsp.writeFile(file, 'outside the workspace\n');
+    const config = vscode.workspace.getConfiguration('magi');
+    const key = 'capabilities.tools.read.absolute_paths';
+    try {
+      assert.equal((await runTool('read', { paths: [file] })).status, 'success', 'absolute paths are allowed by default');
+      await config.update(key, false, vscode.ConfigurationTarget.Global);
+      const denied = await runTool('read', { paths: [file] });
+      assert.equal(denied.status, 'error');
+      assert.match(denied.content, /the setting capabilities\.tools\.read\.absolute_paths is false/);
+      await config.update(key, undefined, vscode.ConfigurationTarget.Global);
+      assert.equal((await runTool('read', { paths: [file] })).status, 'success', 'allowed again once the setting is reset');
+    } finally {
+      await config.update(key, undefined, vscode.ConfigurationTarget.Global);
+      await fsp.rm(outside, { recursive: true, force: true });
+    }
+  });
+});
