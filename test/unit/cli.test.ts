@@ -83,6 +83,11 @@ describe('magi CLI', function () {
       assert.equal(written.status, 'success');
       const read = await ask({ tool: 'read', args: { paths: ['b.txt'] } });
       assert.match(String(read.content), /^\[b\.txt#[0-9A-F]{6}\]\n1:one$/);
+      const tag = /#([0-9A-F]{6})\]/.exec(String(read.content))?.[1];
+      const edit = await ask({ tool: 'hash_edit', args: { input: `[b.txt#${tag}]\nINS.POST 1:\n+two` } });
+      assert.equal(edit.status, 'success', String(edit.content));
+      assert.equal(await fsp.readFile(path.join(dir, 'b.txt'), 'utf8'), 'one\ntwo\n');
+      assert.ok(edit.display, 'the --json shape carries display data when present');
       const bad = await ask({ tool: 'read', args: { paths: ['b.txt'] }, extra: true });
       assert.match(String(bad.content), /unknown field extra/);
       const unknown = await ask({ tool: 'nope', args: {} });

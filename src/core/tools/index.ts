@@ -1,10 +1,11 @@
 import type { ToolDefinition } from './definition';
+import { hashEditTool } from './hashEdit';
 import { readTool } from './read';
 import { ToolRegistry } from './registry';
 import { writeTool } from './write';
 
 /** Every built-in tool of the core, in no particular order (the registry orders them). */
-export const BUILTIN_TOOLS: readonly ToolDefinition[] = [readTool, writeTool];
+export const BUILTIN_TOOLS: readonly ToolDefinition[] = [readTool, hashEditTool, writeTool];
 
 /** A registry holding every built-in tool. */
 export function createDefaultRegistry(): ToolRegistry {

@@ -1,5 +1,5 @@
-import { createTwoFilesPatch } from 'diff';
 import { success, type ToolResult } from '../result';
+import { unifiedDiff } from './diff';
 import type { Prepared } from './section';
 
 /**
@@ -9,8 +9,6 @@ import type { Prepared } from './section';
 
 /** Changed rows shown per file; the rest is counted in a marker, since the model can read them. */
 export const MAX_SHOWN_ROWS = 200;
-/** Display diffs give up beyond this (jsdiff's Myers diff is O(N·D)); the edit still succeeds. */
-const DIFF_TIMEOUT_MS = 500;
 
 type EditItem = Extract<Prepared, { kind: 'edit' }>;
 
@@ -28,7 +26,7 @@ function changedRows(item: EditItem): string[] {
     }
     for (let k = 0; k < hunk.newCount; k++) {
       const line = hunk.newStart + k;
-      rows.push(`${line}:${item.newLines[line - 1] ?? ''}`);
+      rows.push(`${line}:${item.after.lines[line - 1] ?? ''}`);
     }
   }
   return rows;
@@ -48,9 +46,7 @@ function editSection(item: EditItem): { text: string; truncated: boolean } {
 }
 
 function diffOf(item: EditItem): string {
-  const display = item.target.resolved.display;
-  const patch = createTwoFilesPatch(display, display, item.oldText, item.newText, undefined, undefined, { context: 3, timeout: DIFF_TIMEOUT_MS });
-  return patch ?? `(the diff of ${display} was too large to compute for display)`;
+  return unifiedDiff(item.target.resolved.display, item.before, item.after, item.hunks);
 }
 
 export function formatResult(items: readonly Prepared[]): ToolResult {

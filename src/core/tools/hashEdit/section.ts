@@ -3,7 +3,7 @@ import type { ResolvedPath } from '../../fs/containment';
 import { ToolError } from '../errors';
 import type { ToolRuntime } from '../runtime';
 import type { ReadSnapshot } from '../snapshots';
-import { MAX_FILE_BYTES, contentTag, decodeUtf8, parseText, serializeText } from '../textDoc';
+import { MAX_FILE_BYTES, contentTag, decodeUtf8, parseText, serializeText, type TextDoc } from '../textDoc';
 import { applyEdits, mapVisible, type Hunk } from './apply';
 import { blockOptionsFor } from './blocks';
 import type { LineOp, Section } from './parser';
@@ -26,10 +26,10 @@ export type Prepared =
   | {
       kind: 'edit';
       target: Target;
-      oldText: string;
+      /** The file as edited against, and as it will be written: for the transcript and the diff. */
+      before: TextDoc;
+      after: TextDoc;
       newText: string;
-      /** The new text split into lines, for the changed-line transcript. */
-      newLines: readonly string[];
       bytes: Uint8Array;
       newTag: string;
       visible: number[];
@@ -152,9 +152,9 @@ export async function prepareSection(target: Target, runtime: ToolRuntime, signa
   return {
     kind: 'edit',
     target,
-    oldText: text,
+    before: current,
+    after: applied.doc,
     newText,
-    newLines: applied.doc.lines,
     bytes,
     newTag: contentTag(newText),
     visible: mapVisible(applied, previouslyVisible),

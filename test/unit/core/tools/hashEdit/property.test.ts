@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
+import { applyPatch } from 'diff';
 import fc from 'fast-check';
 import { abs, edit, makeFixture, put, seen, text, type Fixture } from './helpers';
 
@@ -104,7 +105,7 @@ describe('hash_edit properties', function () {
     await fx.cleanup();
   });
 
-  it('applies random non-overlapping scripts exactly like the reference model', async () => {
+  it('applies random non-overlapping scripts exactly like the reference model, with a display diff that reproduces them', async () => {
     const action = fc.record({ kind: fc.integer({ min: 0, max: 2 }), len: fc.integer({ min: 1, max: 3 }), body });
     const insert = fc.record({ on: fc.boolean(), style: fc.nat(3), body });
     await fc.assert(
@@ -116,6 +117,9 @@ describe('hash_edit properties', function () {
         const result = await edit(fx, `[p.txt#${tag}]\n${script.ops.join('\n')}`);
         assert.equal(result.status, 'success', result.content);
         assert.equal(await text(fx, 'p.txt'), script.expected);
+        // The display diff is built from the edit's own hunks: applied to the old text it must give the new one.
+        const patch = result.display?.diffs?.[0]?.diff ?? '';
+        assert.equal(applyPatch(render(file), patch), script.expected, patch);
       }),
       { numRuns: 200 },
     );
