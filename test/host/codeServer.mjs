@@ -21,16 +21,29 @@ export function playwright() {
   return createRequire(join(HARNESS_DIR, 'package.json'))('playwright-core');
 }
 
-/** Chromium options that work as root in a container. */
-export const CHROMIUM = {
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
-  // Our own handlers close the browser and then stop code-server; playwright's would exit first.
-  handleSIGINT: false,
-  handleSIGTERM: false,
-  handleSIGHUP: false,
-};
+/** Environment that keeps a program's config, cache and runtime files under `dir`, out of the home folder. */
+function throwawayHome(dir) {
+  const env = { ...process.env, HOME: join(dir, 'home') };
+  for (const [name, sub] of [['XDG_CONFIG_HOME', 'config'], ['XDG_DATA_HOME', 'data'], ['XDG_CACHE_HOME', 'cache'], ['XDG_RUNTIME_DIR', 'run']]) {
+    env[name] = join(dir, sub);
+    mkdirSync(env[name], { recursive: true, mode: 0o700 });
+  }
+  return env;
+}
+
+/** Headless Chromium launch options that work as root in a container, with its state under `stateDir`. */
+export function chromiumOptions(stateDir) {
+  return {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+    env: throwawayHome(join(stateDir, 'chromium')),
+    // Our own handlers close the browser and then stop code-server; playwright's would exit first.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  };
+}
 
 /** The `payload` query parameter that asks the remote extension host to load a development extension. */
 export function workbenchUrl(server, { folder, extensionDevelopmentPath, extensionTestsPath }) {
@@ -74,13 +87,13 @@ function groupAlive(pid) {
 
 /**
  * Starts code-server on 127.0.0.1 at `port` (default: a free one), with every piece of state (user data, extensions,
- * XDG dirs, log) under `stateDir`, in a process group of its own (its extension hosts, watchers and
+ * home and XDG dirs, log) under `stateDir`, in a process group of its own (its extension hosts, watchers and
  * tsserver join it), and waits for /healthz. The returned `stop()` ends that whole group; it also
  * runs when this process exits, so the extension host never outlives the caller.
  */
 export async function startCodeServer({ stateDir, port, extraArgs = [] }) {
   if (!existsSync(CS_ENTRY)) throw new Error('code-server is not installed: run bash test/host/setup.sh');
-  for (const dir of ['user/User', 'exts', 'xdg-data', 'xdg-config']) mkdirSync(join(stateDir, dir), { recursive: true });
+  for (const dir of ['user/User', 'exts']) mkdirSync(join(stateDir, dir), { recursive: true });
   writeFileSync(join(stateDir, 'user/User/settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
   writeFileSync(join(stateDir, 'config.yaml'), 'auth: none\n');
   port ??= await freePort();
@@ -95,9 +108,7 @@ export async function startCodeServer({ stateDir, port, extraArgs = [] }) {
     detached: true, // setsid(): a new session and process group, ended as one in stop()
     stdio: ['ignore', logFd, logFd],
     env: {
-      ...process.env,
-      XDG_DATA_HOME: join(stateDir, 'xdg-data'),
-      XDG_CONFIG_HOME: join(stateDir, 'xdg-config'),
+      ...throwawayHome(join(stateDir, 'server')),
       // No marketplace: without a gallery the workbench makes no extension queries off this machine.
       EXTENSIONS_GALLERY: '{}',
     },

@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { format } from 'node:util';
-import { CHROMIUM, HARNESS_DIR, ensureHarness, playwright, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { HARNESS_DIR, chromiumOptions, ensureHarness, playwright, startCodeServer, workbenchUrl } from './codeServer.mjs';
 
 const REPO = resolve(HARNESS_DIR, '../..');
 const SUITE_OUT = join(HARNESS_DIR, '.state/suite');
@@ -62,7 +62,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 try {
   server = await startCodeServer({ stateDir });
   console.log(`host tests: code-server up at ${server.url} after ${elapsed()}`);
-  browser = await playwright().chromium.launch(CHROMIUM);
+  browser = await playwright().chromium.launch(chromiumOptions(stateDir));
   const page = await browser.newPage();
   let reportExit;
   const exited = new Promise((r) => (reportExit = r));

@@ -46,4 +46,4 @@ for f in node-pty/build/Release/pty.node @vscode/spdlog/build/Release/spdlog.nod
 done
 test -f node_modules/code-server/lib/vscode/extensions/typescript-language-features/package.json
 touch "$STAMP"
-echo "harness: code-server $(node node_modules/code-server/out/node/entry.js --version 2>/dev/null | head -1) installed in $(( $(date +%s) - t0 ))s"
+echo "harness: code-server $(node -p 'require("./node_modules/code-server/package.json").version') installed in $(( $(date +%s) - t0 ))s"
