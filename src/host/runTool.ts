@@ -59,13 +59,12 @@ async function dispatchInFolder(deps: RunToolDeps, name: string, args: unknown, 
 }
 
 async function runInteractive(deps: RunToolDeps): Promise<RunToolResult | undefined> {
-  const specs = new Map(deps.registry.providerSpecs().map((spec) => [spec.name, spec]));
   const picked = await vscode.window.showQuickPick(
     deps.registry.list().map((tool) => ({ label: tool.name, description: firstLine(tool.description) })),
     { title: 'Magi: Run Tool', placeHolder: 'Tool to run', matchOnDescription: true },
   );
   if (!picked) return undefined;
-  const properties = specs.get(picked.label)?.parameters['properties'];
+  const properties = deps.registry.providerSpecs().find((spec) => spec.name === picked.label)?.parameters['properties'];
   const fields = properties && typeof properties === 'object' ? Object.keys(properties) : [];
   const raw = await vscode.window.showInputBox({
     title: `Magi: ${picked.label} arguments`,
