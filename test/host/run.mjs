@@ -84,6 +84,10 @@ try {
   clearTimeout(timer);
   if (result === 'timeout') console.error(`host tests: no exit code from the extension host within ${TIMEOUT_MS / 1000}s`);
   else code = result === 0 ? 0 : 1;
+  if (code === 0 && !(summary?.passed > 0)) {
+    console.error('host tests: the extension host exited 0 but no test ran');
+    code = 1;
+  }
   if (code !== 0) console.error(`---- code-server log (tail) ----\n${server.logTail()}`);
 } catch (err) {
   console.error('host tests: harness failed:', err);
