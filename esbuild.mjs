@@ -12,7 +12,8 @@ const production = process.argv.includes('--production');
 const common = {
   bundle: true,
   minify: production,
-  sourcemap: 'linked',
+  // The packaged (production) bundles ship without maps; development builds keep them for debugging.
+  sourcemap: production ? false : 'linked',
   sourcesContent: false,
   logLevel: 'warning',
   metafile: true,
