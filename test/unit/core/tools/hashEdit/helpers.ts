@@ -1,13 +1,13 @@
 import { promises as fsp } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { hashEditTool } from '../../../../../src/core/tools/hashEdit';
 import { dispatchTool } from '../../../../../src/core/tools/dispatch';
 import { ToolRegistry } from '../../../../../src/core/tools/registry';
 import type { ToolResult } from '../../../../../src/core/tools/result';
-import { ToolRuntime } from '../../../../../src/core/tools/runtime';
-import { Settings, type SettingsTree } from '../../../../../src/core/settings';
+import type { ToolRuntime } from '../../../../../src/core/tools/runtime';
+import type { SettingsTree } from '../../../../../src/core/settings';
 import { contentTag, parseText } from '../../../../../src/core/tools/textDoc';
+import { tempWorkspace } from '../../../helpers/workspace';
 
 /** A temp workspace with a runtime; `cleanup` removes it. */
 export interface Fixture {
@@ -17,15 +17,10 @@ export interface Fixture {
   cleanup(): Promise<void>;
 }
 
+/** The shared temp workspace, with a registry holding only hash_edit. */
 export async function makeFixture(settings: SettingsTree = {}): Promise<Fixture> {
-  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'hash-edit-'));
-  const runtime = await ToolRuntime.create({ root: dir, settings: new Settings(settings) });
-  return {
-    root: runtime.root,
-    runtime,
-    registry: new ToolRegistry([hashEditTool]),
-    cleanup: () => fsp.rm(dir, { recursive: true, force: true }),
-  };
+  const ws = await tempWorkspace(settings);
+  return { root: ws.root, runtime: ws.runtime, registry: new ToolRegistry([hashEditTool]), cleanup: ws.cleanup };
 }
 
 export function abs(fx: Fixture, rel: string): string {
