@@ -80,8 +80,10 @@ function groupAlive(pid) {
   try {
     process.kill(-pid, 0);
     return true;
-  } catch {
-    return false;
+  } catch (err) {
+    if (err.code === 'ESRCH') return false; // no process left in the group
+    if (err.code === 'EPERM') return true; // alive, just not ours to signal
+    throw err;
   }
 }
 
@@ -156,8 +158,10 @@ export async function startCodeServer({ stateDir, port, extraArgs = [] }) {
 async function healthy(url) {
   try {
     return (await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) })).ok;
-  } catch {
-    return false;
+  } catch (err) {
+    // Not up yet (connection refused, or no answer within 2 s): the caller polls again.
+    if (err.name === 'TimeoutError' || err.cause?.code === 'ECONNREFUSED' || err.cause?.code === 'ECONNRESET') return false;
+    throw err;
   }
 }
 

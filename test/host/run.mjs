@@ -48,7 +48,7 @@ let code = 1;
 let cleaning;
 /** Closes the browser, ends code-server's process group, removes the state; once, whoever asks first. */
 const cleanup = () => (cleaning ??= (async () => {
-  await browser?.close().catch(() => {});
+  await browser?.close().catch((err) => console.error(`host tests: closing the browser failed: ${err.message}`));
   await server?.stop();
   if (!process.env.MAGI_HOST_KEEP) rmSync(stateDir, { recursive: true, force: true, maxRetries: 5 });
 })());
