@@ -1,0 +1,52 @@
+/**
+ * The shared workspace walker's contract: one gitignore-aware traversal feeding find, grep,
+ * repo_map and directory-mode ast_grep. (list_files is a raw shallow listing and does not use it.)
+ */
+
+/** Defaults of the newer seed: at most 100,000 entries (the walked directory itself counts) and 10 s per scan. */
+export const WALK_MAX_ENTRIES = 100_000;
+export const WALK_TIMEOUT_MS = 10_000;
+
+export interface WalkRequest {
+  /** Canonical (realpath) workspace root. */
+  root: string;
+  /**
+   * Canonical absolute directory to walk: the root, a folder inside it, or (when a tool's
+   * absolute_paths setting allows) a folder outside it, which is then its own ignore base.
+   */
+  dir: string;
+  signal?: AbortSignal;
+  /** Defaults to WALK_MAX_ENTRIES. */
+  maxEntries?: number;
+  /** Defaults to WALK_TIMEOUT_MS; cooperative (a single filesystem call can exceed it). */
+  timeoutMs?: number;
+}
+
+/** Why a scan may be incomplete, reported by every tool that walks (metadata keys as the seed names them). */
+export interface WalkFacts {
+  scan_complete: boolean;
+  /** Entries visited, the walked directory itself included. */
+  entries_scanned: number;
+  entry_limit_reached: boolean;
+  timed_out: boolean;
+  /** Directories or entries that could not be read (permission denied, vanished …). */
+  walk_errors: number;
+  /** Entries seen in listings but not visited because a limit stopped the scan. */
+  walk_entries_omitted: number;
+}
+
+export interface WalkResult {
+  /**
+   * Files not ignored, as display paths: root-relative with `/` when `dir` is inside the root,
+   * absolute when it is outside. Symlinks are listed as files (as git lists them) and never
+   * followed. Order: depth-first, children in byte order (consumers sort what they output).
+   */
+  files: string[];
+  /** Directories not ignored (the walked directory itself excluded), same form, no trailing `/`. */
+  dirs: string[];
+  /** Absolute paths of the AGENTS.md files that apply: in `dir`, its ancestors up to the root, and below it. */
+  agents: string[];
+  /** Absolute directory the display paths are relative to (the root), or '' when they are absolute. */
+  base: string;
+  facts: WalkFacts;
+}
