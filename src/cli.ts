@@ -1,5 +1,4 @@
 import { parseArgs, UsageError, USAGE } from './cli/args';
-import { runOneTool, runToolStream } from './cli/toolCommands';
 import { version } from '../package.json';
 
 /** The headless `magi` command over the same core as the extension. */
@@ -11,12 +10,17 @@ async function main(argv: readonly string[]): Promise<number> {
     const parsed = parseArgs(argv);
     if (parsed.help) return void process.stdout.write(USAGE + '\n'), 0;
     if (parsed.version) return void process.stdout.write(version + '\n'), 0;
+    // Each command loads its modules when it runs, so that `magi files` does not pay for the tool
+    // registry (zod and every tool) at start-up.
     switch (parsed.command) {
       case 'tool':
-        await runOneTool(parsed.positionals, parsed.options, controller.signal);
+        await (await import('./cli/toolCommands.js')).runOneTool(parsed.positionals, parsed.options, controller.signal);
         return 0;
       case 'tools':
-        await runToolStream(parsed.positionals, parsed.options, controller.signal);
+        await (await import('./cli/toolCommands.js')).runToolStream(parsed.positionals, parsed.options, controller.signal);
+        return 0;
+      case 'files':
+        await (await import('./cli/files.js')).runFiles(parsed.positionals, parsed.options, controller.signal);
         return 0;
       case undefined:
         throw new UsageError('missing command');

@@ -7,6 +7,8 @@ export interface CommonOptions {
   cwd: string;
   settingsFile: string | undefined;
   json: boolean;
+  /** `magi files` only: the walker's entry limit (default 100,000). */
+  maxEntries: number | undefined;
 }
 
 export interface ParsedArgs {
@@ -23,16 +25,27 @@ export const USAGE = `Usage:
   magi tools [--cwd DIR] [--settings FILE]
       Read JSON Lines {"tool": NAME, "args": {...}} from stdin and run them in order in one
       session; print one JSON result per line as each call ends.
+  magi files [--cwd DIR] [--max-entries N]
+      Print the files the workspace walker finds (what find and grep search), one path
+      relative to DIR a line, in byte order: .gitignore, .ignore, .git/info/exclude, the global
+      excludes file and Perforce rules applied, hidden files skipped. The scan stops after N
+      entries (default 100000, directories included) and 10 s; an incomplete scan says so on
+      stderr and still exits 0.
   magi --help | --version
 
 --cwd defaults to the current directory. The settings file is JSON in the newer seed's keys
 (capabilities.tools.<tool>.absolute_paths, …; older tools.<tool>.… keys are aliases).
 A tool failure is a result with status "error" (exit 0); usage errors exit 2.`;
 
+function entryCount(text: string): number {
+  if (!/^[1-9][0-9]*$/.test(text)) throw new UsageError(`--max-entries needs a positive whole number, not ${text}`);
+  return Number(text);
+}
+
 /** Parses argv after the script name. Flags may appear anywhere; `--` ends flags. */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const positionals: string[] = [];
-  const options: CommonOptions = { cwd: process.cwd(), settingsFile: undefined, json: false };
+  const options: CommonOptions = { cwd: process.cwd(), settingsFile: undefined, json: false, maxEntries: undefined };
   let help = false;
   let version = false;
   for (let i = 0; i < argv.length; i++) {
@@ -50,6 +63,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     else if (arg === '--settings') options.settingsFile = value();
     else if (arg.startsWith('--settings=')) options.settingsFile = arg.slice('--settings='.length);
     else if (arg === '--json') options.json = true;
+    else if (arg === '--max-entries' || arg.startsWith('--max-entries=')) options.maxEntries = entryCount(arg.startsWith('--max-entries=') ? arg.slice('--max-entries='.length) : value());
     else if (arg === '--help' || arg === '-h') help = true;
     else if (arg === '--version' || arg === '-v') version = true;
     else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);

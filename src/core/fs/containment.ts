@@ -73,7 +73,9 @@ export async function resolveToolPath(scope: ContainmentScope, tool: string, req
   // For writes the final component may be a symlink we must refuse, so resolve only its parent.
   const parentCanonical = await canonicalize(path.dirname(absolute));
   const canonical = purpose === 'write' ? path.join(parentCanonical, path.basename(absolute)) : await canonicalize(absolute);
-  const insideRoot = isWithin(scope.root, canonical) && isWithin(scope.root, parentCanonical);
+  // Only a write leaves its last component unresolved, so only a write needs its parent checked too;
+  // for the others the parent check would refuse the root itself, whose parent is outside.
+  const insideRoot = isWithin(scope.root, canonical) && (purpose !== 'write' || isWithin(scope.root, parentCanonical));
 
   if (!insideRoot) {
     if (!path.isAbsolute(requested) || lexicallyInside) {

@@ -1,11 +1,12 @@
 import type { ToolDefinition } from './definition';
 import { hashEditTool } from './hashEdit';
+import { listFilesTool } from './listFiles';
 import { readTool } from './read';
 import { ToolRegistry } from './registry';
 import { writeTool } from './write';
 
 /** Every built-in tool of the core, in no particular order (the registry orders them). */
-export const BUILTIN_TOOLS: readonly ToolDefinition[] = [readTool, hashEditTool, writeTool];
+export const BUILTIN_TOOLS: readonly ToolDefinition[] = [readTool, hashEditTool, writeTool, listFilesTool];
 
 /** A registry holding every built-in tool. */
 export function createDefaultRegistry(): ToolRegistry {

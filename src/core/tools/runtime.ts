@@ -1,9 +1,14 @@
 import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
 import { Settings } from '../settings';
 import { NodeFilePort, type FilePort } from '../fs/filePort';
 import { resolveToolPath, type PathPurpose, type ResolvedPath } from '../fs/containment';
 import { MutationLocks } from './locks';
 import { SnapshotStore } from './snapshots';
+import { processEnvironment } from '../workspace/environment';
+import { ListingCache } from '../workspace/listingCache';
+import type { WalkEnvironment, WalkResult } from '../workspace/types';
+import { walkWorkspace } from '../workspace/walker';
 
 export interface ToolRuntimeOptions {
   /** Workspace root; must be an existing directory. */
@@ -13,15 +18,26 @@ export interface ToolRuntimeOptions {
   files?: FilePort;
   /** Cancels every call of this runtime (the session's signal). */
   signal?: AbortSignal;
+  /** Home and environment in which the walker finds git's and Perforce's user files; defaults to this process's. */
+  walkEnvironment?: WalkEnvironment;
+}
+
+/** Limits of one walk; the defaults are the seed's (100,000 entries, 10 s). */
+export interface WalkLimits {
+  maxEntries?: number;
+  timeoutMs?: number;
 }
 
 /**
- * One session's tool state: workspace root, settings, per-file mutation locks, read snapshots and
- * the session's cancellation signal. Tools receive it through their context.
+ * One session's tool state: workspace root, settings, per-file mutation locks, read snapshots,
+ * the directory listing cache (`fs_cache`) and the session's cancellation signal. Tools receive
+ * it through their context.
  */
 export class ToolRuntime {
   readonly locks = new MutationLocks();
   readonly snapshots = new SnapshotStore();
+  /** Directory listings (never file bytes) shared by every walking tool of the session. */
+  readonly listings = new ListingCache();
 
   private constructor(
     /** Canonical (realpath) root. */
@@ -29,12 +45,30 @@ export class ToolRuntime {
     readonly settings: Settings,
     readonly files: FilePort,
     readonly signal: AbortSignal | undefined,
+    readonly walkEnvironment: WalkEnvironment,
   ) {}
 
   static async create(options: ToolRuntimeOptions): Promise<ToolRuntime> {
     const root = await fsp.realpath(options.root);
     if (!(await fsp.stat(root)).isDirectory()) throw new Error(`workspace root ${options.root} is not a directory`);
-    return new ToolRuntime(root, options.settings ?? new Settings(), options.files ?? new NodeFilePort(), options.signal);
+    return new ToolRuntime(root, options.settings ?? new Settings(), options.files ?? new NodeFilePort(), options.signal, options.walkEnvironment ?? processEnvironment());
+  }
+
+  /**
+   * Walks a directory with the shared gitignore-aware walker (see WalkResult). `dir` is absolute
+   * and canonical — a ResolvedPath's `canonical` — or relative to the root; resolve a tool's path
+   * argument through `resolve` first. `signal` defaults to the session's (a tool passes its
+   * context's, which includes it). Rejects only when the signal aborts.
+   */
+  walk(dir: string, signal?: AbortSignal, limits: WalkLimits = {}): Promise<WalkResult> {
+    return walkWorkspace({
+      root: this.root,
+      dir: path.resolve(this.root, dir),
+      signal: signal ?? this.signal,
+      maxEntries: limits.maxEntries,
+      timeoutMs: limits.timeoutMs,
+      environment: this.walkEnvironment,
+    }, this.listings);
   }
 
   /** Applies the containment rules for `tool` to a path argument. */

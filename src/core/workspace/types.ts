@@ -20,6 +20,19 @@ export interface WalkRequest {
   maxEntries?: number;
   /** Defaults to WALK_TIMEOUT_MS; cooperative (a single filesystem call can exceed it). */
   timeoutMs?: number;
+  /** Home, environment variables and platform for git's and Perforce's user files; defaults to this process's. */
+  environment?: WalkEnvironment;
+}
+
+/**
+ * Where the walker looks for the user's files: ~/.gitconfig, $XDG_CONFIG_HOME/git/{config,ignore},
+ * P4CONFIG, P4ENVIRO (default ~/.p4enviro on POSIX systems other than macOS), P4IGNORE. Injectable
+ * so that tests (and a host with its own idea of the user) never depend on the real home.
+ */
+export interface WalkEnvironment {
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+  platform: NodeJS.Platform;
 }
 
 /** Why a scan may be incomplete, reported by every tool that walks (metadata keys as the seed names them). */
@@ -39,7 +52,8 @@ export interface WalkResult {
   /**
    * Files not ignored, as display paths: root-relative with `/` when `dir` is inside the root,
    * absolute when it is outside. Symlinks are listed as files (as git lists them) and never
-   * followed. Order: depth-first, children in byte order (consumers sort what they output).
+   * followed. Order: byte order of the whole path (a depth-first walk whose children sort with a
+   * directory `d` keyed as `d/`, which is what makes the two agree).
    */
   files: string[];
   /** Directories not ignored (the walked directory itself excluded), same form, no trailing `/`. */
@@ -48,5 +62,7 @@ export interface WalkResult {
   agents: string[];
   /** Absolute directory the display paths are relative to (the root), or '' when they are absolute. */
   base: string;
+  /** FIFOs, sockets and devices left out of `files` (git lists none of them); grep reports them as skipped. */
+  specials: number;
   facts: WalkFacts;
 }

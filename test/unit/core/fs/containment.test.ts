@@ -31,6 +31,13 @@ describe('containment', () => {
     assert.equal(outside.insideRoot, false);
   });
 
+  it('resolves the root itself, as . or absolute, for reading a directory', async () => {
+    for (const requested of ['.', './', root, 'sub/..']) {
+      const resolved = await resolveToolPath(scope(), 'list_files', requested, 'directory');
+      assert.deepEqual([resolved.display, resolved.canonical, resolved.insideRoot], ['.', root, true], requested);
+    }
+  });
+
   it('rejects blank paths and NUL bytes', async () => {
     await assert.rejects(resolveToolPath(scope(), 'read', '   ', 'read'), /must not be empty or blank/);
     await assert.rejects(resolveToolPath(scope(), 'read', 'a\0b', 'read'), /NUL/);

@@ -1,0 +1,159 @@
+import * as path from 'node:path';
+import { findRepo, globalExcludesFile } from './gitConfig';
+import type { Layer, RuleSet } from './ignoreRules';
+import { DIR, FILE, SYMLINK, childPath, type Listing, type ListingCache } from './listingCache';
+import { compareBytes } from './pathOrder';
+import { perforceRules } from './perforce';
+import type { WalkEnvironment } from './types';
+
+/** Everything a walk of one directory needs to know before it reads that directory. */
+export interface WalkContext {
+  /** The folder paths are tested and reported relative to: the root, or `dir` itself when outside it. */
+  base: string;
+  insideRoot: boolean;
+  /** Prepended to a base-relative path for display: '' inside the root, `base/` outside it. */
+  displayPrefix: string;
+  /** Per-folder rule files, lowest precedence first: `.gitignore`, the P4IGNORE names, `.ignore`. */
+  ruleNames: readonly string[];
+  /** Names never listed (Perforce's `.p4root`, the P4CONFIG file …). */
+  excluded: ReadonlySet<string>;
+  /** `dir` relative to the base, with `/`; '' when it is the base. */
+  dirRel: string;
+  /** Layers that apply to the entries of `dir`, before its own rule files: its ancestors', then the repository-wide ones. */
+  layers: readonly Layer[];
+  /** Names the rule files in `layers`, the base and the exclusions: a view cached under this key is valid for `dir`. */
+  key: string;
+  /** AGENTS.md files of `dir`'s ancestors, from the root down (inside the root only). */
+  agents: string[];
+  /** Ancestors that could not be read (their rules are then missing). */
+  errors: number;
+}
+
+export function isWithin(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function toSlashes(p: string): string {
+  return path.sep === '/' ? p : p.split(path.sep).join('/');
+}
+
+/** Index of a non-directory entry in a sorted listing, or -1. */
+export function findEntry(listing: Listing, name: string): number {
+  const found = (listing.found ??= new Map());
+  let index = found.get(name);
+  if (index === undefined) {
+    index = search(listing, name);
+    found.set(name, index);
+  }
+  return index;
+}
+
+function search(listing: Listing, name: string): number {
+  const { names, kinds } = listing;
+  let lo = 0;
+  let hi = names.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const entry = names[mid] as string;
+    const cmp = compareBytes(kinds[mid] === DIR ? entry + '/' : entry, name);
+    if (cmp === 0) return mid;
+    if (cmp < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** Whether the listing holds an `AGENTS.md` file (or a symlink to one). */
+export function hasAgentsFile(listing: Listing): boolean {
+  const i = findEntry(listing, 'AGENTS.md');
+  return i !== -1 && (listing.kinds[i] === FILE || listing.kinds[i] === SYMLINK);
+}
+
+/**
+ * The layers that apply to a directory's entries: its own rule files (deepest first, the
+ * highest-precedence file first) in front of what it inherited. Symlinked rule files are not read,
+ * as git (since 2.32) does not read a symlinked `.gitignore`.
+ */
+export function withOwnRules(ctx: WalkContext, cache: ListingCache, dirAbs: string, dirRel: string, listing: Listing, inherited: readonly Layer[], inheritedKey: string): { layers: readonly Layer[]; key: string } {
+  let layers = inherited;
+  let key = inheritedKey;
+  for (const name of ctx.ruleNames) {
+    const i = findEntry(listing, name);
+    if (i === -1 || listing.kinds[i] !== FILE) continue;
+    const rules = cache.rules(childPath(dirAbs, name));
+    if (!rules) continue;
+    layers = [{ rules, prefix: '', strip: dirRel === '' ? 0 : dirRel.length + 1 }, ...layers];
+    key += ',' + rules.id;
+  }
+  return { layers, key };
+}
+
+function errno(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/**
+ * Prepares a walk of `dir` (canonical, absolute): the repository-wide rule files (info/exclude,
+ * the global excludes file, Perforce's rule files given by path), the rule files of the folders
+ * between the repository's top and the base (when the workspace is inside a larger repository),
+ * and those between the base and `dir`, with the AGENTS.md files found on the way.
+ */
+export function prepareWalk(root: string, dir: string, cache: ListingCache, environment: WalkEnvironment): WalkContext {
+  const insideRoot = isWithin(root, dir);
+  const base = insideRoot ? root : dir;
+  const repo = findRepo(base, cache);
+  const p4 = perforceRules(environment, base, cache);
+  const ruleNames = ['.gitignore', ...p4.names, '.ignore'];
+  const repoPrefix = repo && repo.worktree !== base ? toSlashes(path.relative(repo.worktree, base)) + '/' : '';
+
+  const repoWide: { file: string; prefix: string }[] = [];
+  if (repo) repoWide.push({ file: path.join(repo.commonDir, 'info', 'exclude'), prefix: repoPrefix });
+  repoWide.push({ file: globalExcludesFile(environment, repo, base, cache), prefix: repoPrefix });
+  for (const file of p4.files) repoWide.push({ file, prefix: '' });
+
+  const above: Layer[] = [];
+  if (repo && repoPrefix !== '') {
+    // Folders from the repository's top down to the base's parent, each relative to the base.
+    for (let folder = path.dirname(base); isWithin(repo.worktree, folder); folder = path.dirname(folder)) {
+      const prefix = toSlashes(path.relative(folder, base)) + '/';
+      for (const name of [...ruleNames].reverse()) {
+        const rules = cache.rules(path.join(folder, name));
+        if (rules) above.push({ rules, prefix, strip: 0 });
+      }
+      if (folder === repo.worktree) break;
+    }
+  }
+  const global: Layer[] = [];
+  for (const { file, prefix } of repoWide) {
+    const rules: RuleSet | undefined = cache.rules(file);
+    if (rules) global.push({ rules, prefix, strip: 0 });
+  }
+  let layers: readonly Layer[] = [...above, ...global];
+  const excluded = new Set(p4.excluded);
+  let key = `${base}\0${[...excluded].join('/')}\0${layers.map((l) => l.rules.id).join(',')}`;
+
+  const ctx: WalkContext = { base, insideRoot, displayPrefix: insideRoot ? '' : base.endsWith(path.sep) ? base : base + path.sep, ruleNames, excluded, dirRel: toSlashes(path.relative(base, dir)), layers, key, agents: [], errors: 0 };
+  if (ctx.dirRel === '') return ctx;
+
+  // The folders from the base down to dir's parent: their rules apply to dir's entries.
+  const parts = ctx.dirRel.split('/');
+  let folder = base;
+  let rel = '';
+  for (let i = 0; i < parts.length; i++) {
+    let listing: Listing;
+    try {
+      listing = cache.list(folder);
+    } catch (err) {
+      if (errno(err) === undefined) throw err;
+      ctx.errors++;
+      break;
+    }
+    ({ layers, key } = withOwnRules(ctx, cache, folder, rel, listing, layers, key));
+    if (insideRoot && hasAgentsFile(listing)) ctx.agents.push(childPath(folder, 'AGENTS.md'));
+    const part = parts[i] as string;
+    folder = childPath(folder, part);
+    rel = rel === '' ? part : rel + '/' + part;
+  }
+  return { ...ctx, layers, key };
+}

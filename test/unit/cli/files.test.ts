@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { git, gitAvailable, gitFiles, isolatedEnvironment, tempDir, writeTree } from '../helpers/tree';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+const CLI = path.join(ROOT, 'src', 'cli.ts');
+
+function magi(args: string[], home: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    // The walker reads the user's git and Perforce files: give the child a home of its own.
+    const child = spawn(TSX, [CLI, ...args], { env: { PATH: process.env.PATH, HOME: home } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end();
+  });
+}
+
+describe('magi files', function () {
+  this.timeout(30000);
+  let base: string;
+  let root: string;
+  let home: string;
+  beforeEach(async () => {
+    base = await tempDir('magi-files-');
+    root = path.join(base, 'ws');
+    home = path.join(base, 'home');
+    await fsp.mkdir(home);
+    await writeTree(root, {
+      '.gitignore': 'build/\n*.log\n', 'src/a.ts': '', 'src/b c.ts': '', 'build/out.js': '', 'x.log': '', 'README.md': '',
+      '.hidden': '', 'docs/ü.md': '', 'sub/.gitignore': '!keep.log\n', 'sub/keep.log': '',
+    });
+  });
+  afterEach(() => fsp.rm(base, { recursive: true, force: true }));
+
+  it('prints the walker’s files, one root-relative path a line in byte order, as git lists them', async () => {
+    const { code, stdout, stderr } = await magi(['files', '--cwd', root], home);
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, 'README.md\ndocs/ü.md\nsrc/a.ts\nsrc/b c.ts\nsub/keep.log\n');
+    assert.equal(stderr, '');
+    if (gitAvailable()) {
+      const environment = isolatedEnvironment(home);
+      git(root, ['init', '-q'], environment);
+      assert.deepEqual(stdout.trimEnd().split('\n'), gitFiles(root, environment));
+    }
+  });
+
+  it('says on stderr when the scan stopped at --max-entries, and still prints what it saw', async () => {
+    const { code, stdout, stderr } = await magi(['files', `--cwd=${root}`, '--max-entries', '3'], home);
+    assert.equal(code, 0);
+    // root, README.md, docs — then src and sub do not fit (x.log and build are ignored).
+    assert.equal(stdout, 'README.md\n');
+    assert.match(stderr, /^magi files: incomplete scan after 3 entries: the entry limit was reached \(2 entries seen but not visited; raise --max-entries\)\n$/);
+  });
+
+  it('rejects stray arguments and bad options with the usage', async () => {
+    for (const args of [['files', 'extra'], ['files', '--max-entries', '0'], ['files', '--max-entries', 'x'], ['files', '--json'], ['files', '--cwd', path.join(base, 'none')]]) {
+      const { code, stderr } = await magi(args, home);
+      assert.equal(code, 2, args.join(' '));
+      assert.match(stderr, /^magi: .*\n\nUsage:[\s\S]*magi files \[--cwd DIR\] \[--max-entries N\]/);
+    }
+  });
+});

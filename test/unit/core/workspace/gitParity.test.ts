@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { existsSync, promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { ListingCache } from '../../../../src/core/workspace/listingCache';
+import type { WalkEnvironment } from '../../../../src/core/workspace/types';
+import { walkWorkspace } from '../../../../src/core/workspace/walker';
+import { git, gitAvailable, gitFiles, isolatedEnvironment, tempDir, writeTree, type TreeNode } from '../../helpers/tree';
+
+/** The walker's files for `root`, which must equal git's list (hidden paths aside) in byte order. */
+async function walkerFiles(root: string, environment: WalkEnvironment): Promise<string[]> {
+  const result = await walkWorkspace({ root, dir: root, environment, maxEntries: Number.MAX_SAFE_INTEGER }, new ListingCache());
+  assert.equal(result.facts.scan_complete, true);
+  return result.files;
+}
+
+describe('workspace walker against git ls-files --cached --others --exclude-standard', function () {
+  this.timeout(120_000);
+  let base: string;
+  let root: string;
+  let environment: WalkEnvironment;
+
+  before(function () {
+    if (!gitAvailable()) this.skip();
+  });
+  beforeEach(async () => {
+    base = await tempDir('magi-git-');
+    root = path.join(base, 'repo');
+    await fsp.mkdir(path.join(base, 'home'));
+    environment = isolatedEnvironment(path.join(base, 'home'));
+    await fsp.mkdir(root);
+    git(root, ['init', '-q'], environment);
+  });
+  afterEach(() => fsp.rm(base, { recursive: true, force: true }));
+
+  const same = async (): Promise<string[]> => {
+    const expected = gitFiles(root, environment);
+    assert.deepEqual(await walkerFiles(root, environment), expected);
+    return expected;
+  };
+
+  it('this repository (node_modules and dist ignored)', async function () {
+    const repo = path.resolve(__dirname, '..', '..', '..', '..');
+    if (!existsSync(path.join(repo, '.git'))) this.skip();
+    // Other work may add files while this runs: compare twice before calling it a difference.
+    for (let attempt = 0; ; attempt++) {
+      const expected = gitFiles(repo, environment);
+      const actual = await walkerFiles(repo, environment);
+      if (attempt === 1 || JSON.stringify(actual) === JSON.stringify(expected)) {
+        assert.deepEqual(actual, expected);
+        assert.ok(expected.includes('src/core/workspace/walker.ts'));
+        assert.ok(!expected.some((p) => p.startsWith('node_modules/')));
+        return;
+      }
+    }
+  });
+
+  it('nested ignores, negations, anchored and directory-only patterns, info/exclude, unicode, spaces, symlinks', async () => {
+    await writeTree(root, {
+      '.gitignore': [
+        '# comment', '*.log', '!important.log', '/anchored.txt', 'build/', 'dist', 'docs/**/*.tmp', 'with\\ space.txt',
+        'trailing-space.txt   ', '\\#hash.txt', 'ignored-dir/', '!ignored-dir/keep.txt', 'link-dir/', '[abc].bracket', 'q?.txt', '/reinclude2/build/',
+      ].join('\n') + '\n',
+      '.git/info/exclude': 'excluded-by-info.txt\n',
+      'a.log': '', 'important.log': '', 'anchored.txt': '', 'sub/anchored.txt': '', 'build/x.js': '', 'sub/build/y.js': '',
+      'build.txt': '', 'dist': 'a file named dist', 'sub/dist/z.js': '', 'docs/a/b/c.tmp': '', 'docs/c.tmp': '', 'docs/keep.md': '',
+      'with space.txt': '', 'with space2.txt': '', 'trailing-space.txt': '', '#hash.txt': '', 'ignored-dir/keep.txt': '', 'ignored-dir/other.txt': '',
+      'a.bracket': '', 'd.bracket': '', 'q1.txt': '', 'q12.txt': '', 'excluded-by-info.txt': '',
+      'unicode/日本語.txt': '', 'unicode/émoji-😀.txt': '', 'unicode/Ａ.txt': '',
+      'target/debug/app': '', 'real-dir/file.txt': '', 'link-dir': { symlink: 'real-dir' }, 'link-file': { symlink: 'real-dir/file.txt' },
+      'dangling': { symlink: 'does-not-exist' },
+      'nested/.gitignore': '!*.log\n/only-here.txt\n*.gen\n', 'nested/x.log': '', 'nested/only-here.txt': '', 'nested/deep/only-here.txt': '',
+      'nested/deep/.gitignore': '!keep.gen\n', 'nested/deep/keep.gen': '', 'nested/deep/drop.gen': '', 'nested/drop.gen': '',
+      'reinclude/.gitignore': '!build/\n', 'reinclude/build/kept.js': '', 'reinclude2/.gitignore': '!build/\n', 'reinclude2/build/kept.js': '',
+      '.hidden-dir/file.txt': '', '.hidden-file': '',
+    });
+    const files = await same();
+    for (const expected of ['important.log', 'reinclude/build/kept.js', 'reinclude2/build/kept.js', 'link-dir', 'link-file', 'dangling', 'unicode/émoji-😀.txt', 'nested/x.log', 'nested/deep/keep.gen', 'with space2.txt', 'target/debug/app']) {
+      assert.ok(files.includes(expected), `${expected} is listed`);
+    }
+    for (const ignored of ['a.log', 'anchored.txt', 'build/x.js', 'ignored-dir/keep.txt', 'excluded-by-info.txt', 'nested/drop.gen', 'with space.txt', '#hash.txt']) {
+      assert.ok(!files.includes(ignored), `${ignored} is ignored`);
+    }
+  });
+
+  it('tracked files count as files, and the walker agrees on committed trees', async () => {
+    await writeTree(root, { '.gitignore': 'out/\n', 'src/a.ts': '', 'src/b.ts': '', 'out/c.js': '' });
+    git(root, ['add', '-A'], environment);
+    git(root, ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init'], environment);
+    await writeTree(root, { 'src/new.ts': '' });
+    await same();
+  });
+
+  for (const [label, setup] of [
+    ['core.excludesFile in ~/.gitconfig', { 'home/.gitconfig': '[core]\n\texcludesfile = "~/global ignore"\n', 'home/global ignore': '*.bak\nscratch/\n' }],
+    ['core.excludesFile in $XDG_CONFIG_HOME/git/config', { 'xdg/git/config': '[Core]\nExcludesFile = ' + '/ABS/home/xdg-ignore\n', 'home/xdg-ignore': '*.bak\nscratch/\n' }],
+    ['the default $XDG_CONFIG_HOME/git/ignore', { 'xdg/git/ignore': '*.bak\nscratch/\n' }],
+    ['the default ~/.config/git/ignore when XDG_CONFIG_HOME is unset', { 'home/.config/git/ignore': '*.bak\nscratch/\n' }],
+  ] as const) {
+    it(`the global excludes file: ${label}`, async () => {
+      const tree: Record<string, TreeNode> = {};
+      for (const [rel, text] of Object.entries(setup)) tree[rel] = text.replace('/ABS', base);
+      await writeTree(base, tree);
+      if (label.includes('XDG_CONFIG_HOME/git')) environment = isolatedEnvironment(environment.home, { XDG_CONFIG_HOME: path.join(base, 'xdg') });
+      await writeTree(root, { 'a.bak': '', 'a.txt': '', 'sub/b.bak': '', 'scratch/c.txt': '', 'sub/.gitignore': '!b.bak\n' });
+      assert.deepEqual(await same(), ['a.txt', 'sub/b.bak']);
+    });
+  }
+
+  it('random trees and random patterns (property)', async () => {
+    const names = ['a', 'b', 'c.txt', 'd.log', 'e f', 'x.tmp'];
+    const segment = fc.constantFrom(...names);
+    const pattern = fc.oneof(
+      fc.constantFrom('*.log', '*.txt', 'b', 'b/', '/a', 'a/b', '**/c.txt', 'e*', '!*.txt', '!b/', '!a', 'x.*', '/b/', 'a/**', '!d.log', '*', '!c.txt', '[ab]', '?/'),
+      segment,
+      segment.map((s) => '!' + s),
+    );
+    const ignoreFile = fc.array(pattern, { maxLength: 4 }).map((lines) => lines.join('\n') + '\n');
+    const tree = fc.record({
+      files: fc.uniqueArray(fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('/')), { minLength: 1, maxLength: 12 }),
+      ignores: fc.array(fc.tuple(fc.array(segment, { maxLength: 2 }).map((parts) => parts.join('/')), ignoreFile), { maxLength: 3 }),
+    });
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(tree, async ({ files, ignores }) => {
+        const dir = path.join(base, `p${run++}`);
+        await fsp.mkdir(dir);
+        git(dir, ['init', '-q'], environment);
+        for (const file of files) {
+          const abs = path.join(dir, file);
+          // A path can be a file in one entry and a folder in another: the first one wins.
+          try {
+            await fsp.mkdir(path.dirname(abs), { recursive: true });
+            await fsp.writeFile(abs, '', { flag: 'wx' });
+          } catch (err) {
+            if (!['EEXIST', 'ENOTDIR', 'EISDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
+          }
+        }
+        for (const [folder, text] of ignores) {
+          const at = path.join(dir, folder);
+          if (!(await fsp.stat(at).then((s) => s.isDirectory(), () => false))) continue;
+          await fsp.writeFile(path.join(at, '.gitignore'), text);
+        }
+        assert.deepEqual(await walkerFiles(dir, environment), gitFiles(dir, environment));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
