@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { findRepo, globalExcludesFile } from './gitConfig';
 import type { Layer, RuleSet } from './ignoreRules';
 import { DIR, FILE, SYMLINK, childPath, type Listing, type ListingCache } from './listingCache';
-import { compareBytes } from './pathOrder';
+import { compareEntry } from './pathOrder';
 import { perforceRules } from './perforce';
 import type { WalkEnvironment } from './types';
 
@@ -17,6 +17,8 @@ export interface WalkContext {
   ruleNames: readonly string[];
   /** Names never listed (Perforce's `.p4root`, the P4CONFIG file …). */
   excluded: ReadonlySet<string>;
+  /** Those of them that are not hidden anyway (usually none), which the walker must check. */
+  visibleExcluded: ReadonlySet<string> | undefined;
   /** `dir` relative to the base, with `/`; '' when it is the base. */
   dirRel: string;
   /** Layers that apply to the entries of `dir`, before its own rule files: its ancestors', then the repository-wide ones. */
@@ -40,23 +42,12 @@ function toSlashes(p: string): string {
 
 /** Index of a non-directory entry in a sorted listing, or -1. */
 export function findEntry(listing: Listing, name: string): number {
-  const found = (listing.found ??= new Map());
-  let index = found.get(name);
-  if (index === undefined) {
-    index = search(listing, name);
-    found.set(name, index);
-  }
-  return index;
-}
-
-function search(listing: Listing, name: string): number {
   const { names, kinds } = listing;
   let lo = 0;
   let hi = names.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
-    const entry = names[mid] as string;
-    const cmp = compareBytes(kinds[mid] === DIR ? entry + '/' : entry, name);
+    const cmp = compareEntry(names[mid] as string, kinds[mid] === DIR, name);
     if (cmp === 0) return mid;
     if (cmp < 0) lo = mid + 1;
     else hi = mid - 1;
@@ -131,9 +122,10 @@ export function prepareWalk(root: string, dir: string, cache: ListingCache, envi
   }
   let layers: readonly Layer[] = [...above, ...global];
   const excluded = new Set(p4.excluded);
+  const visible = p4.excluded.filter((name) => !name.startsWith('.'));
   let key = `${base}\0${[...excluded].join('/')}\0${layers.map((l) => l.rules.id).join(',')}`;
 
-  const ctx: WalkContext = { base, insideRoot, displayPrefix: insideRoot ? '' : base.endsWith(path.sep) ? base : base + path.sep, ruleNames, excluded, dirRel: toSlashes(path.relative(base, dir)), layers, key, agents: [], errors: 0 };
+  const ctx: WalkContext = { base, insideRoot, displayPrefix: insideRoot ? '' : base.endsWith(path.sep) ? base : base + path.sep, ruleNames, excluded, visibleExcluded: visible.length ? new Set(visible) : undefined, dirRel: toSlashes(path.relative(base, dir)), layers, key, agents: [], errors: 0 };
   if (ctx.dirRel === '') return ctx;
 
   // The folders from the base down to dir's parent: their rules apply to dir's entries.

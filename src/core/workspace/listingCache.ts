@@ -26,8 +26,6 @@ export interface Listing {
   readonly kinds: Uint8Array;
   /** Set by the walker; replaced when the ignore context differs. */
   view: ListingView | undefined;
-  /** Positions of the single names looked up so far (rule files, AGENTS.md), -1 when absent. */
-  found: Map<string, number> | undefined;
 }
 
 export interface ListingCacheOptions {
@@ -101,7 +99,7 @@ function sortedListing(entries: Dirent[]): Listing {
       kinds[i] = others?.get(key) ?? FILE;
     }
   }
-  return { names, kinds, view: undefined, found: undefined };
+  return { names, kinds, view: undefined };
 }
 
 /** Reads at most `limit` bytes; a cut file keeps its complete lines only. */

@@ -27,3 +27,20 @@ function fixup(unit: number): number {
 export function needsByteCompare(keys: readonly string[]): boolean {
   return /[\ud800-\uffff]/.test(keys.join(''));
 }
+
+/**
+ * Compares a listing entry's sort key — `name`, or `name/` for a directory — with a file name,
+ * in byte order, without building the key (binary searches run on every walk).
+ */
+export function compareEntry(name: string, isDir: boolean, target: string): number {
+  const n = Math.min(name.length, target.length);
+  for (let i = 0; i < n; i++) {
+    const x = name.charCodeAt(i);
+    const y = target.charCodeAt(i);
+    if (x !== y) return x >= 0xd800 && y >= 0xd800 ? fixup(x) - fixup(y) : x - y;
+  }
+  if (name.length > n) return 1;
+  if (!isDir) return name.length === target.length ? 0 : -1;
+  // `name/` against the target: the slash meets the target's next character, if any.
+  return name.length === target.length ? 1 : 0x2f - target.charCodeAt(n);
+}

@@ -14,34 +14,31 @@ import { WALK_MAX_ENTRIES, WALK_TIMEOUT_MS, type WalkRequest, type WalkResult } 
 const SLICE_MS = 8;
 const CLOCK_EVERY = 16;
 
-interface DirNode {
+/** A directory being walked: its listing, what it keeps, and the next of those to visit. */
+interface Frame {
   abs: string;
-  /** Relative to the walk base with `/`; '' for the base. */
-  rel: string;
-  /** Layers and cache key inherited from the parent (the node's own rule files are added when read). */
+  listing: Listing;
+  view: ListingView;
+  /** Layers and cache key for its entries (its own rule files included), passed on to its subfolders. */
   layers: readonly Layer[];
   key: string;
-  /** False below a directory that had to be read again (see ListingCache.cached). */
-  unverifiedOk: boolean;
-  /** Set once processed: the listing, its view and how many kept entries the entry budget allowed. */
-  listing?: Listing;
-  view?: ListingView;
-  counted: number;
-  children: DirNode[];
+  /** Whether the listing had to be read in this walk (see ListingCache.cached). */
+  reread: boolean;
+  next: number;
 }
 
 /** The entries a walk keeps from one listing: not hidden, not excluded by name, not ignored, no specials. */
 function viewOf(ctx: WalkContext, listing: Listing, rel: string, layers: readonly Layer[], key: string): ListingView {
   if (listing.view?.key === key) return listing.view;
   const { names, kinds } = listing;
-  const excluded = ctx.excluded;
+  const excluded = ctx.visibleExcluded;
   const relPrefix = rel === '' ? '' : rel + '/';
   const kept: number[] = [];
   const rels: string[] = [];
   let specials = 0;
   for (let i = 0; i < names.length; i++) {
     const name = names[i] as string;
-    if (name.charCodeAt(0) === 0x2e || excluded.has(name)) continue; // hidden (and .git)
+    if (name.charCodeAt(0) === 0x2e || excluded?.has(name)) continue; // hidden (and .git)
     const kind = kinds[i];
     const entryRel = relPrefix + name;
     if (layers.length > 0 && ignoredBy(layers, entryRel, name, kind === DIR)) continue;
@@ -59,43 +56,24 @@ function viewOf(ctx: WalkContext, listing: Listing, rel: string, layers: readonl
 
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** The node's listing, and whether it had to be read (not taken from the cache) in this walk. */
-function listingOf(cache: ListingCache, node: DirNode): { listing: Listing; reread: boolean } {
-  const cached = cache.cached(node.abs, node.unverifiedOk);
-  if (cached.listing) return { listing: cached.listing, reread: false };
-  return { listing: cache.readSync(node.abs, cached.ino), reread: true };
-}
-
-/** Files and directories of the processed nodes in path byte order (pre-order, children sorted as paths). */
-function collect(top: DirNode, prefix: string): { files: string[]; dirs: string[]; specials: number } {
-  const files: string[] = [];
-  const dirs: string[] = [];
-  let specials = 0;
-  const emit = (node: DirNode): void => {
-    const { listing, view } = node;
-    if (!listing || !view) return;
-    specials += view.specials;
-    let child = 0;
-    for (let i = 0; i < node.counted; i++) {
-      const rel = view.rels[i] as string;
-      const shown = prefix === '' ? rel : prefix + rel;
-      if (listing.kinds[view.kept[i] as number] === DIR) {
-        dirs.push(shown);
-        emit(node.children[child++] as DirNode);
-      } else {
-        files.push(shown);
-      }
-    }
-  };
-  emit(top);
-  return { files, dirs, specials };
+/**
+ * Reads (or takes from the cache) one directory and judges its entries. `unverifiedOk` is false
+ * below a directory that had to be read again (see ListingCache.cached). Throws filesystem errors.
+ */
+function enter(ctx: WalkContext, cache: ListingCache, abs: string, rel: string, layers: readonly Layer[], key: string, unverifiedOk: boolean): Frame {
+  const cached = cache.cached(abs, unverifiedOk);
+  const listing = cached.listing ?? cache.readSync(abs, cached.ino);
+  const own = withOwnRules(ctx, cache, abs, rel, listing, layers, key);
+  const view = viewOf(ctx, listing, rel, own.layers, own.key);
+  return { abs, listing, view, layers: own.layers, key: own.key, reread: cached.listing === undefined, next: 0 };
 }
 
 /**
  * The shared workspace walker: a depth-first, gitignore-aware traversal (see WalkRequest and
- * WalkResult for the contract). Entries are counted in one fixed order, so a scan cut by the entry
- * limit is the same on every run. Throws only when the signal aborts (with the signal's reason);
- * filesystem errors are counted in `walk_errors`.
+ * WalkResult for the contract). Entries are visited and counted in output order — byte order of
+ * their paths — so a scan cut by the entry limit returns a prefix of the full list, the same on
+ * every run. Throws only when the signal aborts (with the signal's reason); filesystem errors are
+ * counted in `walk_errors`.
  */
 export async function walkWorkspace(request: WalkRequest, cache: ListingCache): Promise<WalkResult> {
   const { signal } = request;
@@ -103,66 +81,71 @@ export async function walkWorkspace(request: WalkRequest, cache: ListingCache): 
   const deadline = performance.now() + (request.timeoutMs ?? WALK_TIMEOUT_MS);
   const maxEntries = request.maxEntries ?? WALK_MAX_ENTRIES;
   const ctx = prepareWalk(request.root, request.dir, cache, request.environment ?? processEnvironment());
-
+  const prefix = ctx.displayPrefix;
+  const files: string[] = [];
+  const dirs: string[] = [];
+  const agents = [...ctx.agents];
   let entries = 1; // the walked directory itself
   let walkErrors = ctx.errors;
-  let omitted = 0;
-  let limitReached = false;
-  let timedOut = false;
-  const agents = [...ctx.agents];
-  const top: DirNode = { abs: request.dir, rel: ctx.dirRel, layers: ctx.layers, key: ctx.key, unverifiedOk: true, counted: 0, children: [] };
-  const stack: DirNode[] = [top];
-  let sliceEnd = performance.now() + SLICE_MS;
+  let specials = 0;
+  let stopped: 'limit' | 'time' | undefined;
+  const stack: Frame[] = [];
 
-  for (let step = 0; stack.length > 0; step++) {
-    if (step % CLOCK_EVERY === 0) {
-      const now = performance.now();
-      if (now >= deadline) {
-        timedOut = true;
-        break;
-      }
-      if (now >= sliceEnd) {
-        await yieldToLoop();
-        sliceEnd = performance.now() + SLICE_MS;
-      }
-    }
-    signal?.throwIfAborted();
-    const node = stack.pop() as DirNode;
-    let got: { listing: Listing; reread: boolean };
-    let own: { layers: readonly Layer[]; key: string };
+  const push = (abs: string, rel: string, layers: readonly Layer[], key: string, unverifiedOk: boolean): void => {
+    let frame: Frame;
     try {
-      got = listingOf(cache, node);
-      own = withOwnRules(ctx, cache, node.abs, node.rel, got.listing, node.layers, node.key);
+      frame = enter(ctx, cache, abs, rel, layers, key, unverifiedOk);
     } catch (err) {
       // A folder that vanished, became a file or cannot be read is counted, never fatal.
       if ((err as NodeJS.ErrnoException | undefined)?.code === undefined) throw err;
       walkErrors++;
+      return;
+    }
+    specials += frame.view.specials;
+    if (hasAgentsFile(frame.listing)) agents.push(childPath(abs, 'AGENTS.md'));
+    stack.push(frame);
+  };
+  push(request.dir, ctx.dirRel, ctx.layers, ctx.key, true);
+
+  let sliceEnd = performance.now() + SLICE_MS;
+  for (let step = 0; stack.length > 0; step++) {
+    if (step % CLOCK_EVERY === 0) {
+      const now = performance.now();
+      if (now >= deadline) {
+        stopped = 'time';
+        break;
+      }
+      if (now >= sliceEnd) {
+        await yieldToLoop();
+        signal?.throwIfAborted();
+        sliceEnd = performance.now() + SLICE_MS;
+      }
+    }
+    const frame = stack[stack.length - 1] as Frame;
+    const { view, listing } = frame;
+    if (frame.next === view.kept.length) {
+      stack.pop();
       continue;
     }
-    const { listing, reread } = got;
-    const view = viewOf(ctx, listing, node.rel, own.layers, own.key);
-    if (hasAgentsFile(listing)) agents.push(childPath(node.abs, 'AGENTS.md'));
-    const budget = maxEntries - entries;
-    const counted = Math.min(view.kept.length, budget);
-    if (view.kept.length > budget) {
-      limitReached = true;
-      omitted += view.kept.length - budget;
+    if (entries >= maxEntries) {
+      stopped = 'limit';
+      break;
     }
-    entries += counted;
-    node.listing = listing;
-    node.view = view;
-    node.counted = counted;
-    for (let i = 0; i < counted; i++) {
-      const index = view.kept[i] as number;
-      if (listing.kinds[index] !== DIR) continue;
-      node.children.push({ abs: childPath(node.abs, listing.names[index] as string), rel: view.rels[i] as string, layers: own.layers, key: own.key, unverifiedOk: !reread, counted: 0, children: [] });
+    const i = frame.next++;
+    entries++;
+    const rel = view.rels[i] as string;
+    const index = view.kept[i] as number;
+    if (listing.kinds[index] === DIR) {
+      dirs.push(prefix === '' ? rel : prefix + rel);
+      push(childPath(frame.abs, listing.names[index] as string), rel, frame.layers, frame.key, !frame.reread);
+    } else {
+      files.push(prefix === '' ? rel : prefix + rel);
     }
-    if (limitReached) break;
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as DirNode);
   }
   signal?.throwIfAborted();
 
-  const { files, dirs, specials } = collect(top, ctx.displayPrefix);
+  let omitted = 0;
+  for (const frame of stack) omitted += frame.view.kept.length - frame.next;
   return {
     files,
     dirs,
@@ -170,10 +153,10 @@ export async function walkWorkspace(request: WalkRequest, cache: ListingCache): 
     base: ctx.insideRoot ? request.root : '',
     specials,
     facts: {
-      scan_complete: !limitReached && !timedOut && walkErrors === 0,
+      scan_complete: stopped === undefined && walkErrors === 0,
       entries_scanned: entries,
-      entry_limit_reached: limitReached,
-      timed_out: timedOut,
+      entry_limit_reached: stopped === 'limit',
+      timed_out: stopped === 'time',
       walk_errors: walkErrors,
       walk_entries_omitted: omitted,
     },

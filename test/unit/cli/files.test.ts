@@ -54,9 +54,9 @@ describe('magi files', function () {
   it('says on stderr when the scan stopped at --max-entries, and still prints what it saw', async () => {
     const { code, stdout, stderr } = await magi(['files', `--cwd=${root}`, '--max-entries', '3'], home);
     assert.equal(code, 0);
-    // root, README.md, docs — then src and sub do not fit (x.log and build are ignored).
+    // root, README.md, docs — then docs/ü.md does not fit; it, src and sub were listed, not visited.
     assert.equal(stdout, 'README.md\n');
-    assert.match(stderr, /^magi files: incomplete scan after 3 entries: the entry limit was reached \(2 entries seen but not visited; raise --max-entries\)\n$/);
+    assert.match(stderr, /^magi files: incomplete scan after 3 entries: the entry limit was reached \(3 entries seen but not visited; raise --max-entries\)\n$/);
   });
 
   it('rejects stray arguments and bad options with the usage', async () => {

@@ -122,12 +122,12 @@ describe('workspace walker', () => {
   describe('limits', () => {
     beforeEach(() => writeTree(root, { 'a/1': '', 'a/2': '', 'b/1': '', 'b/2': '', 'c.txt': '' }));
 
-    it('stops at maxEntries (the walked folder counts), in the same order every time', async () => {
+    it('stops at maxEntries (the walked folder counts), with a prefix of the full list, the same every time', async () => {
       const result = await walk(root, { maxEntries: 5 });
-      // root; a, b, c.txt; a/1 — then a/2 does not fit.
-      assert.deepEqual(result.files, ['a/1', 'c.txt']);
+      // root, a, a/1, a/2, b — then b/1 does not fit; b/1, b/2 and c.txt were listed but not visited.
+      assert.deepEqual(result.files, ['a/1', 'a/2']);
       assert.deepEqual(result.dirs, ['a', 'b']);
-      assert.deepEqual(result.facts, { scan_complete: false, entries_scanned: 5, entry_limit_reached: true, timed_out: false, walk_errors: 0, walk_entries_omitted: 1 });
+      assert.deepEqual(result.facts, { scan_complete: false, entries_scanned: 5, entry_limit_reached: true, timed_out: false, walk_errors: 0, walk_entries_omitted: 3 });
       assert.deepEqual(await walk(root, { maxEntries: 5 }), result);
     });
 
@@ -140,7 +140,7 @@ describe('workspace walker', () => {
 
     it('reports timed_out when the deadline passes', async () => {
       const result = await walk(root, { timeoutMs: 0 });
-      assert.deepEqual(result.facts, { scan_complete: false, entries_scanned: 1, entry_limit_reached: false, timed_out: true, walk_errors: 0, walk_entries_omitted: 0 });
+      assert.deepEqual(result.facts, { scan_complete: false, entries_scanned: 1, entry_limit_reached: false, timed_out: true, walk_errors: 0, walk_entries_omitted: 3 });
       assert.deepEqual(result.files, []);
     });
 
