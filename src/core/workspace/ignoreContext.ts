@@ -27,7 +27,7 @@ export interface WalkContext {
   key: string;
   /** AGENTS.md files of `dir`'s ancestors, from the root down (inside the root only). */
   agents: string[];
-  /** Ancestors that could not be read (their rules are then missing). */
+  /** Folders and rule or configuration files that could not be read; counted on during the walk. */
   errors: number;
 }
 
@@ -72,7 +72,7 @@ export function withOwnRules(ctx: WalkContext, cache: ListingCache, dirAbs: stri
   for (const name of ctx.ruleNames) {
     const i = findEntry(listing, name);
     if (i === -1 || listing.kinds[i] !== FILE) continue;
-    const rules = cache.rules(childPath(dirAbs, name));
+    const rules = tolerate(ctx, () => cache.rules(childPath(dirAbs, name)));
     if (!rules) continue;
     layers = [{ rules, prefix: '', strip: dirRel === '' ? 0 : dirRel.length + 1 }, ...layers];
     key += ',' + rules.id;
@@ -85,6 +85,21 @@ function errno(err: unknown): string | undefined {
 }
 
 /**
+ * Reads one of the files the rules come from. One that cannot be read (permission denied …) is
+ * counted in `walk_errors` and treated as absent, as git skips an ignore file it cannot read
+ * (with a warning) and goes on.
+ */
+function tolerate<T>(ctx: { errors: number }, read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (err) {
+    if (errno(err) === undefined) throw err;
+    ctx.errors++;
+    return undefined;
+  }
+}
+
+/**
  * Prepares a walk of `dir` (canonical, absolute): the repository-wide rule files (info/exclude,
  * the global excludes file, Perforce's rule files given by path), the rule files of the folders
  * between the repository's top and the base (when the workspace is inside a larger repository),
@@ -93,14 +108,16 @@ function errno(err: unknown): string | undefined {
 export function prepareWalk(root: string, dir: string, cache: ListingCache, environment: WalkEnvironment): WalkContext {
   const insideRoot = isWithin(root, dir);
   const base = insideRoot ? root : dir;
-  const repo = findRepo(base, cache);
-  const p4 = perforceRules(environment, base, cache);
+  const problems = { errors: 0 };
+  const repo = tolerate(problems, () => findRepo(base, cache));
+  const p4 = tolerate(problems, () => perforceRules(environment, base, cache)) ?? { names: ['.p4ignore', 'p4ignore.txt'], files: [], excluded: ['.p4root'] };
   const ruleNames = ['.gitignore', ...p4.names, '.ignore'];
   const repoPrefix = repo && repo.worktree !== base ? toSlashes(path.relative(repo.worktree, base)) + '/' : '';
 
   const repoWide: { file: string; prefix: string }[] = [];
   if (repo) repoWide.push({ file: path.join(repo.commonDir, 'info', 'exclude'), prefix: repoPrefix });
-  repoWide.push({ file: globalExcludesFile(environment, repo, base, cache), prefix: repoPrefix });
+  const excludesFile = tolerate(problems, () => globalExcludesFile(environment, repo, base, cache));
+  if (excludesFile) repoWide.push({ file: excludesFile, prefix: repoPrefix });
   for (const file of p4.files) repoWide.push({ file, prefix: '' });
 
   const above: Layer[] = [];
@@ -109,7 +126,7 @@ export function prepareWalk(root: string, dir: string, cache: ListingCache, envi
     for (let folder = path.dirname(base); isWithin(repo.worktree, folder); folder = path.dirname(folder)) {
       const prefix = toSlashes(path.relative(folder, base)) + '/';
       for (const name of [...ruleNames].reverse()) {
-        const rules = cache.rules(path.join(folder, name));
+        const rules = tolerate(problems, () => cache.rules(path.join(folder, name)));
         if (rules) above.push({ rules, prefix, strip: 0 });
       }
       if (folder === repo.worktree) break;
@@ -117,7 +134,7 @@ export function prepareWalk(root: string, dir: string, cache: ListingCache, envi
   }
   const global: Layer[] = [];
   for (const { file, prefix } of repoWide) {
-    const rules: RuleSet | undefined = cache.rules(file);
+    const rules: RuleSet | undefined = tolerate(problems, () => cache.rules(file));
     if (rules) global.push({ rules, prefix, strip: 0 });
   }
   let layers: readonly Layer[] = [...above, ...global];
@@ -125,7 +142,7 @@ export function prepareWalk(root: string, dir: string, cache: ListingCache, envi
   const visible = p4.excluded.filter((name) => !name.startsWith('.'));
   let key = `${base}\0${[...excluded].join('/')}\0${layers.map((l) => l.rules.id).join(',')}`;
 
-  const ctx: WalkContext = { base, insideRoot, displayPrefix: insideRoot ? '' : base.endsWith(path.sep) ? base : base + path.sep, ruleNames, excluded, visibleExcluded: visible.length ? new Set(visible) : undefined, dirRel: toSlashes(path.relative(base, dir)), layers, key, agents: [], errors: 0 };
+  const ctx: WalkContext = { base, insideRoot, displayPrefix: insideRoot ? '' : base.endsWith(path.sep) ? base : base + path.sep, ruleNames, excluded, visibleExcluded: visible.length ? new Set(visible) : undefined, dirRel: toSlashes(path.relative(base, dir)), layers, key, agents: [], errors: problems.errors };
   if (ctx.dirRel === '') return ctx;
 
   // The folders from the base down to dir's parent: their rules apply to dir's entries.
@@ -133,19 +150,15 @@ export function prepareWalk(root: string, dir: string, cache: ListingCache, envi
   let folder = base;
   let rel = '';
   for (let i = 0; i < parts.length; i++) {
-    let listing: Listing;
-    try {
-      listing = cache.list(folder);
-    } catch (err) {
-      if (errno(err) === undefined) throw err;
-      ctx.errors++;
-      break;
-    }
+    const listing = tolerate(ctx, () => cache.list(folder));
+    if (!listing) break;
     ({ layers, key } = withOwnRules(ctx, cache, folder, rel, listing, layers, key));
     if (insideRoot && hasAgentsFile(listing)) ctx.agents.push(childPath(folder, 'AGENTS.md'));
     const part = parts[i] as string;
     folder = childPath(folder, part);
     rel = rel === '' ? part : rel + '/' + part;
   }
-  return { ...ctx, layers, key };
+  ctx.layers = layers;
+  ctx.key = key;
+  return ctx;
 }

@@ -87,16 +87,15 @@ function sortedListing(entries: Dirent[]): Listing {
   }
   if (needsByteCompare(keys)) keys.sort(compareBytes);
   else keys.sort();
-  const names = new Array<string>(keys.length);
+  const names = keys; // reused in place: directory keys lose their slash below
   const kinds = new Uint8Array(keys.length);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
     if (key.charCodeAt(key.length - 1) === 0x2f) {
       names[i] = key.slice(0, -1);
       kinds[i] = DIR;
-    } else {
-      names[i] = key;
-      kinds[i] = others?.get(key) ?? FILE;
+    } else if (others) {
+      kinds[i] = others.get(key) ?? FILE;
     }
   }
   return { names, kinds, view: undefined };

@@ -86,7 +86,7 @@ export async function walkWorkspace(request: WalkRequest, cache: ListingCache): 
   const dirs: string[] = [];
   const agents = [...ctx.agents];
   let entries = 1; // the walked directory itself
-  let walkErrors = ctx.errors;
+  let walkErrors = 0;
   let specials = 0;
   let stopped: 'limit' | 'time' | undefined;
   const stack: Frame[] = [];
@@ -153,11 +153,11 @@ export async function walkWorkspace(request: WalkRequest, cache: ListingCache): 
     base: ctx.insideRoot ? request.root : '',
     specials,
     facts: {
-      scan_complete: stopped === undefined && walkErrors === 0,
+      scan_complete: stopped === undefined && walkErrors + ctx.errors === 0,
       entries_scanned: entries,
       entry_limit_reached: stopped === 'limit',
       timed_out: stopped === 'time',
-      walk_errors: walkErrors,
+      walk_errors: walkErrors + ctx.errors,
       walk_entries_omitted: omitted,
     },
   };

@@ -41,7 +41,8 @@ export function git(cwd: string, args: string[], environment: WalkEnvironment): 
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: '1', HOME: environment.home, LANG: 'C' };
   const xdg = environment.env.XDG_CONFIG_HOME;
   if (xdg !== undefined) env.XDG_CONFIG_HOME = xdg;
-  return execFileSync('git', args, { cwd, env, maxBuffer: 256 * 1024 * 1024 }).toString();
+  // stderr is captured (it carries warnings such as git's refusal of a symlinked .gitignore).
+  return execFileSync('git', args, { cwd, env, maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
 }
 
 export function gitAvailable(): boolean {

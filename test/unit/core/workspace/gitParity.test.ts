@@ -73,9 +73,10 @@ describe('workspace walker against git ls-files --cached --others --exclude-stan
       'nested/deep/.gitignore': '!keep.gen\n', 'nested/deep/keep.gen': '', 'nested/deep/drop.gen': '', 'nested/drop.gen': '',
       'reinclude/.gitignore': '!build/\n', 'reinclude/build/kept.js': '', 'reinclude2/.gitignore': '!build/\n', 'reinclude2/build/kept.js': '',
       '.hidden-dir/file.txt': '', '.hidden-file': '',
+      'rules.txt': '*.c\n', 'symlinked-rules/.gitignore': { symlink: '../rules.txt' }, 'symlinked-rules/x.c': '',
     });
     const files = await same();
-    for (const expected of ['important.log', 'reinclude/build/kept.js', 'reinclude2/build/kept.js', 'link-dir', 'link-file', 'dangling', 'unicode/émoji-😀.txt', 'nested/x.log', 'nested/deep/keep.gen', 'with space2.txt', 'target/debug/app']) {
+    for (const expected of ['important.log', 'reinclude/build/kept.js', 'reinclude2/build/kept.js', 'link-dir', 'link-file', 'dangling', 'unicode/émoji-😀.txt', 'nested/x.log', 'nested/deep/keep.gen', 'with space2.txt', 'target/debug/app', 'symlinked-rules/x.c']) {
       assert.ok(files.includes(expected), `${expected} is listed`);
     }
     for (const ignored of ['a.log', 'anchored.txt', 'build/x.js', 'ignored-dir/keep.txt', 'excluded-by-info.txt', 'nested/drop.gen', 'with space.txt', '#hash.txt']) {

@@ -119,6 +119,21 @@ describe('workspace walker', () => {
     assert.deepEqual((await walk()).agents.map((p) => path.relative(root, p)), ['AGENTS.md', 'a/AGENTS.md', 'a/b/AGENTS.md', 'a/b/c/AGENTS.md', 'a/b/c/d/AGENTS.md', 'other/AGENTS.md']);
   });
 
+  it('counts a rule file it cannot read as a walk error and goes on without it, as git does', async () => {
+    await writeTree(root, { '.gitignore': '*.log\n', 'a.log': '', 'b.txt': '' });
+    const old = new Date(Date.now() - 60_000);
+    await fsp.utimes(root, old, old);
+    assert.deepEqual((await walk()).files, ['b.txt']);
+    // The cached listing still says .gitignore is a file; reading it now fails (a symlink loop).
+    await fsp.rm(path.join(root, '.gitignore'));
+    await fsp.symlink('.gitignore', path.join(root, '.gitignore'));
+    await fsp.utimes(root, old, old);
+    const result = await walk();
+    assert.deepEqual(result.files, ['a.log', 'b.txt']);
+    assert.equal(result.facts.walk_errors, 1);
+    assert.equal(result.facts.scan_complete, false);
+  });
+
   describe('limits', () => {
     beforeEach(() => writeTree(root, { 'a/1': '', 'a/2': '', 'b/1': '', 'b/2': '', 'c.txt': '' }));
 
