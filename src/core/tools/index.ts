@@ -1,4 +1,5 @@
 import type { ToolDefinition } from './definition';
+import { findTool } from './find';
 import { hashEditTool } from './hashEdit';
 import { listFilesTool } from './listFiles';
 import { readTool } from './read';
@@ -6,7 +7,7 @@ import { ToolRegistry } from './registry';
 import { writeTool } from './write';
 
 /** Every built-in tool of the core, in no particular order (the registry orders them). */
-export const BUILTIN_TOOLS: readonly ToolDefinition[] = [readTool, hashEditTool, writeTool, listFilesTool];
+export const BUILTIN_TOOLS: readonly ToolDefinition[] = [readTool, hashEditTool, writeTool, findTool, listFilesTool];
 
 /** A registry holding every built-in tool. */
 export function createDefaultRegistry(): ToolRegistry {

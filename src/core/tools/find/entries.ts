@@ -28,6 +28,7 @@ export interface Dir {
   readonly id: number;
   /** Folded display form with its trailing `/`; '' for the top level. */
   readonly lower: string;
+  readonly flags: number;
 }
 
 /** One walked path. */
@@ -61,6 +62,9 @@ export function charFlags(folded: string): number {
   return flags;
 }
 
+/** The class of `/` (other ASCII), which a directory's display form adds. */
+const SLASH_FLAG = 1 << 30;
+
 /** Windows display paths may still carry `\`; elsewhere a backslash is part of a name. */
 const BACKSLASH_SEPARATOR = process.platform === 'win32';
 
@@ -70,8 +74,8 @@ export class FindIndex {
   readonly dirs: readonly Entry[];
   readonly names: Name[] = [];
   readonly parents: Dir[] = [];
-  private readonly nameOf = new Map<string, Name>();
-  private readonly parentOf = new Map<string, Dir>();
+  private readonly nameByBase = new Map<string, Name>();
+  private readonly parentByDisplay = new Map<string, Dir>();
 
   constructor(
     /** The listing this index was built from, kept to recognise an unchanged one. */
@@ -87,35 +91,45 @@ export class FindIndex {
     return sameList(this.sourceFiles, files) && sameList(this.sourceDirs, dirs);
   }
 
+  /** The folder of the previous entry: the walk lists a folder's entries together, so most lookups end here. */
+  private lastParent: { display: string; dir: Dir } | undefined;
+
   private entryOf(raw: string, dir: boolean): Entry {
-    const bare = (BACKSLASH_SEPARATOR ? raw.replace(/\\/g, '/') : raw).replace(/\/+$/, '');
+    let bare = BACKSLASH_SEPARATOR ? raw.replace(/\\/g, '/') : raw;
+    if (bare.endsWith('/')) bare = bare.replace(/\/+$/, '');
     const slash = bare.lastIndexOf('/');
-    const parent = this.internParent(bare.slice(0, slash + 1));
+    const parent = this.parentFor(bare, slash);
     const name = this.intern(bare.slice(slash + 1));
-    // Folded piecewise so that a path's folded form is exactly its folded folder then its folded name.
-    const bareLower = parent.lower + name.lower;
-    const pathLower = dir ? `${bareLower}/` : bareLower;
-    return { display: dir ? `${bare}/` : bare, pathLower, bareLower, pathFlags: charFlags(pathLower), parent, name, target: undefined };
+    // Folded piecewise, so a path's folded form is exactly its folded folder then its folded name;
+    // a path with nothing to fold keeps its own string.
+    const folded = parent.lower.length === slash + 1 && name.lower === name.base && bare.startsWith(parent.lower) ? bare : parent.lower + name.lower;
+    const pathLower = dir ? `${folded}/` : folded;
+    return { display: dir ? `${bare}/` : bare, pathLower, bareLower: folded, pathFlags: parent.flags | name.flags | (dir ? SLASH_FLAG : 0), parent, name, target: undefined };
   }
 
-  private internParent(display: string): Dir {
-    let parent = this.parentOf.get(display);
+  private parentFor(bare: string, slash: number): Dir {
+    const last = this.lastParent;
+    if (last !== undefined && last.display.length === slash + 1 && bare.startsWith(last.display)) return last.dir;
+    const display = bare.slice(0, slash + 1);
+    let parent = this.parentByDisplay.get(display);
     if (parent === undefined) {
-      parent = { id: this.parents.length, lower: fold(display) };
+      const lower = fold(display);
+      parent = { id: this.parents.length, lower, flags: charFlags(lower) };
       this.parents.push(parent);
-      this.parentOf.set(display, parent);
+      this.parentByDisplay.set(display, parent);
     }
+    this.lastParent = { display, dir: parent };
     return parent;
   }
 
   private intern(base: string): Name {
-    let name = this.nameOf.get(base);
+    let name = this.nameByBase.get(base);
     if (name === undefined) {
       const lower = fold(base);
       const dot = base.lastIndexOf('.');
       name = { id: this.names.length, base, lower, stemLower: dot > 0 ? fold(base.slice(0, dot)) : lower, flags: charFlags(lower), target: undefined };
       this.names.push(name);
-      this.nameOf.set(base, name);
+      this.nameByBase.set(base, name);
     }
     return name;
   }
@@ -136,6 +150,8 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 export class FindIndexCache {
   private readonly byResult = new WeakMap<object, FindIndex>();
   private readonly recent: FindIndex[] = [];
+  /** Indexes built so far (a warm query on an unchanged tree builds none). */
+  builds = 0;
 
   constructor(private readonly keep = 4) {}
 
@@ -145,6 +161,7 @@ export class FindIndexCache {
     if (known) return { index: known, reused: true };
     const found = this.recent.find((i) => i.matches(files, dirs));
     const index = found ?? new FindIndex(files, dirs);
+    if (found === undefined) this.builds++;
     this.byResult.set(result, index);
     const at = this.recent.indexOf(index);
     if (at !== -1) this.recent.splice(at, 1);
