@@ -2,6 +2,7 @@
 //   dist/extension.js     the extension (Node, CommonJS, `vscode` left to the extension host)
 //   dist/cli.js           the headless `magi` CLI (Node, CommonJS, executable)
 //   dist/webview/main.js  the webview script (browser, IIFE)
+//   dist/grepWorker.js    grep's matching worker thread, started by the two Node bundles from next to themselves
 // Type-checking is a separate step (`npm run typecheck`). Flags: --watch, --production (minify).
 import * as esbuild from 'esbuild';
 import { chmodSync, readFileSync } from 'node:fs';
@@ -43,6 +44,14 @@ const targets = [
     target: 'node20',
     banner: cliHasHashbang ? {} : { js: '#!/usr/bin/env node' },
     plugins: [executable('dist/cli.js')],
+  },
+  {
+    ...common,
+    entryPoints: ['src/core/tools/grep/worker.ts'],
+    outfile: 'dist/grepWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
   },
   {
     ...common,

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from './definition';
 import { findTool } from './find';
+import { grepTool } from './grep';
 import { hashEditTool } from './hashEdit';
 import { listFilesTool } from './listFiles';
 import { readTool } from './read';
@@ -7,7 +8,7 @@ import { ToolRegistry } from './registry';
 import { writeTool } from './write';
 
 /** Every built-in tool of the core, in no particular order (the registry orders them). */
-export const BUILTIN_TOOLS: readonly ToolDefinition[] = [readTool, hashEditTool, writeTool, findTool, listFilesTool];
+export const BUILTIN_TOOLS: readonly ToolDefinition[] = [readTool, hashEditTool, writeTool, findTool, listFilesTool, grepTool];
 
 /** A registry holding every built-in tool. */
 export function createDefaultRegistry(): ToolRegistry {

@@ -25,6 +25,23 @@ export class OutputBudget {
     return true;
   }
 
+  /**
+   * Adds several lines as one record: all of them if they fit, else none (and the budget is then
+   * exhausted), so a cut never splits a record.
+   */
+  addRecord(lines: readonly string[]): boolean {
+    if (this.cut) return false;
+    let size = 0;
+    for (const line of lines) size += Buffer.byteLength(line, 'utf8') + 1;
+    if (this.used + size > this.capBytes - NOTE_RESERVE) {
+      this.cut = true;
+      return false;
+    }
+    this.lines.push(...lines);
+    this.used += size;
+    return true;
+  }
+
   /** Adds a short note from the reserve, so the reader learns what was left out. */
   note(line: string): void {
     const size = Buffer.byteLength(line, 'utf8') + 1;

@@ -1,0 +1,174 @@
+import { existsSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { FromWorker, ToWorker } from './protocol';
+
+export interface WorkerScript {
+  file: string;
+  execArgv: string[];
+}
+
+/**
+ * The worker's script: `grepWorker.js` next to the running bundle (dist/extension.js and
+ * dist/cli.js both find dist/grepWorker.js), else the TypeScript source next to this module, run
+ * through tsx (tests, benchmarks).
+ */
+export function locateWorkerScript(dir: string = __dirname): WorkerScript {
+  const bundled = path.join(dir, 'grepWorker.js');
+  if (existsSync(bundled)) return { file: bundled, execArgv: [] };
+  const source = path.join(dir, 'worker.ts');
+  if (existsSync(source)) {
+    // A variable, so that bundlers leave this development-only lookup alone.
+    const loader = 'tsx/cjs';
+    return { file: source, execArgv: ['--require', require.resolve(loader)] };
+  }
+  throw new Error(`grep: no worker script (grepWorker.js or worker.ts) in ${dir}`);
+}
+
+/** Workers of the shared pool: up to four, never more than the machine's cores. */
+export function defaultPoolSize(): number {
+  return Math.max(1, Math.min(4, os.availableParallelism()));
+}
+
+/** One matching worker thread. Whoever leases it sets the listeners; the pool clears them on release. */
+export class MatchWorker {
+  /** Exited: terminated by the pool, or crashed. */
+  dead = false;
+  onMessage: ((message: FromWorker) => void) | null = null;
+  onExit: ((reason: string) => void) | null = null;
+
+  constructor(readonly worker: Worker) {
+    worker.on('message', (message: FromWorker) => this.onMessage?.(message));
+    worker.on('error', (err) => this.exited(`crashed: ${err.message}`));
+    worker.on('exit', (code) => this.exited(`exited with code ${code}`));
+  }
+
+  private exited(reason: string): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.onExit?.(reason);
+  }
+
+  post(message: ToWorker): void {
+    this.worker.postMessage(message);
+  }
+}
+
+/**
+ * A small set of persistent matching workers, leased whole to one call at a time, so that ending
+ * a call's workers (deadline, cancellation) never touches another call's. Idle workers are unref'd:
+ * they never keep a process alive. A terminated or crashed worker is replaced at once.
+ */
+export class WorkerPool {
+  private readonly idle: MatchWorker[] = [];
+  private readonly all = new Set<MatchWorker>();
+  private readonly waiters: (() => void)[] = [];
+  private disposed = false;
+
+  constructor(
+    readonly size: number = defaultPoolSize(),
+    private readonly script: WorkerScript = locateWorkerScript(),
+  ) {}
+
+  /** Workers alive (idle or leased). */
+  get live(): number {
+    return this.all.size;
+  }
+
+  /** Starts every worker now, so that the first call does not pay for start-up. */
+  warm(): void {
+    while (!this.disposed && this.all.size < this.size) this.idle.push(this.spawn());
+  }
+
+  private spawn(): MatchWorker {
+    const worker = new Worker(this.script.file, { execArgv: this.script.execArgv, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+    worker.unref();
+    const handle = new MatchWorker(worker);
+    this.all.add(handle);
+    // A worker that dies while idle (it should not) leaves the pool; the next lease spawns another.
+    worker.on('exit', () => {
+      this.all.delete(handle);
+      const at = this.idle.indexOf(handle);
+      if (at !== -1) this.idle.splice(at, 1);
+    });
+    return handle;
+  }
+
+  /**
+   * Leases between 1 and `max` workers: the idle ones, else new ones while the pool has room, else
+   * waits for a release. Rejects when `signal` aborts first.
+   */
+  async acquire(max: number, signal: AbortSignal): Promise<MatchWorker[]> {
+    for (;;) {
+      if (this.disposed) throw new Error('grep worker pool disposed');
+      signal.throwIfAborted();
+      const leased: MatchWorker[] = [];
+      while (leased.length < max && this.idle.length) leased.push(this.idle.pop()!);
+      while (leased.length < max && this.all.size < this.size) leased.push(this.spawn());
+      if (leased.length) {
+        for (const w of leased) w.worker.ref();
+        return leased;
+      }
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = (): void => {
+          const at = this.waiters.indexOf(wake);
+          if (at !== -1) this.waiters.splice(at, 1);
+          reject(signal.reason);
+        };
+        const wake = (): void => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        this.waiters.push(wake);
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+    }
+  }
+
+  /** Returns a leased worker; a dead one is replaced. */
+  release(handle: MatchWorker): void {
+    handle.onMessage = null;
+    handle.onExit = null;
+    if (handle.dead || this.disposed) {
+      this.all.delete(handle);
+    } else {
+      handle.worker.unref();
+      this.idle.push(handle);
+    }
+    if (!this.disposed && this.all.size < this.size) this.idle.push(this.spawn());
+    this.waiters.shift()?.();
+  }
+
+  /** Terminates a leased worker (a runaway regex, a cancelled call) and puts a fresh one in its place. */
+  discard(handle: MatchWorker): void {
+    handle.dead = true;
+    void handle.worker.terminate();
+    this.release(handle);
+  }
+
+  /** Terminates every worker; the pool cannot be used afterwards. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const all = [...this.all];
+    this.all.clear();
+    this.idle.length = 0;
+    for (const wake of this.waiters.splice(0)) wake();
+    await Promise.all(all.map((h) => h.worker.terminate()));
+  }
+}
+
+let shared: WorkerPool | null = null;
+
+/** The process-wide pool every grep call uses (the cores are per process, not per workspace). */
+export function sharedWorkerPool(): WorkerPool {
+  shared ??= new WorkerPool();
+  return shared;
+}
+
+/** Terminates the shared pool's workers (extension deactivation, end of tests); a later call starts a new pool. */
+export async function disposeSharedWorkerPool(): Promise<void> {
+  const pool = shared;
+  shared = null;
+  await pool?.dispose();
+}
