@@ -24,8 +24,8 @@ type PathTest = (path: string) => TestOutcome;
 function singlePathTest(ig: Ignore): PathTest {
   const rules = (ig as unknown as { _rules?: { test?: unknown } })._rules;
   if (rules && typeof rules.test === 'function') {
-    const test = rules.test as (this: unknown, path: string, mode: string) => TestOutcome;
-    return (path) => test.call(rules, path, 'regex');
+    const list = rules as { test(path: string, mode: string): TestOutcome };
+    return (path) => list.test(path, 'regex');
   }
   return (path) => ig.test(path);
 }

@@ -113,6 +113,7 @@ describe('workspace walker against git ls-files --cached --others --exclude-stan
     const segment = fc.constantFrom(...names);
     const pattern = fc.oneof(
       fc.constantFrom('*.log', '*.txt', 'b', 'b/', '/a', 'a/b', '**/c.txt', 'e*', '!*.txt', '!b/', '!a', 'x.*', '/b/', 'a/**', '!d.log', '*', '!c.txt', '[ab]', '?/'),
+      fc.constantFrom('a/*.txt', '/a/b/', '*/b', 'b/c.txt', '!a/b', '!/a/b/c.txt', 'a/**/d.log', '/e f/a', 'b/a/', '!*/c.txt'),
       segment,
       segment.map((s) => '!' + s),
     );
