@@ -1,0 +1,148 @@
+/**
+ * Discovery benchmarks of issue 3, side by side in one run, on two trees: the generated
+ * 100,000-file tree (bench/tree.ts) and this project's node_modules.
+ *  - in process, as the extension host runs them (warm runtime, modules loaded): a walk with an
+ *    empty listing cache and with a warm one, grep for a common literal, a regex and a rare
+ *    string, find cold and warm;
+ *  - whole process, as a script runs them: `magi files` and `magi tool grep`;
+ *  - the references: ripgrep (`rg --files`, `rg -n`) and fd (`fdfind --type f`), whole process.
+ * Every figure is a median; ratios are against ripgrep's whole-process time for the same work.
+ * Numbers are reported, never asserted. Run with `npm run bench` (it builds first).
+ */
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createDefaultRegistry } from '../src/core/tools';
+import { dispatchTool } from '../src/core/tools/dispatch';
+import { ToolRuntime } from '../src/core/tools/runtime';
+import { generatedTree } from './tree';
+
+const ROOT = path.resolve(__dirname, '..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const RUNS = Number(process.env.MAGI_BENCH_RUNS ?? 5);
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await work();
+  return performance.now() - start;
+}
+
+/** Median wall time of a whole process; `check` validates its output once. */
+function processTime(command: string, args: string[], cwd: string, check: (stdout: string) => void): number {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    const child = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30 });
+    times.push(performance.now() - start);
+    if (child.error) throw child.error;
+    if (i === 0) check(child.stdout);
+  }
+  return median(times);
+}
+
+function lineCount(text: string): number {
+  return text === '' ? 0 : text.trimEnd().split('\n').length;
+}
+
+interface TreeCase {
+  name: string;
+  dir: string;
+  /** Flags that make ripgrep and fd use the same ignore rules as our walker rooted at `dir`. */
+  rgFlags: string[];
+  fdFlags: string[];
+  literal: string;
+  regex: string;
+  rare: string;
+  findQuery: string;
+}
+
+async function benchTree(tree: TreeCase): Promise<Record<string, number | string>> {
+  const registry = createDefaultRegistry();
+  const grep = async (runtime: ToolRuntime, pattern: string) => {
+    const { result } = await dispatchTool(registry, runtime, 'grep', { patterns: [pattern] });
+    if (result.status !== 'success') throw new Error(`grep ${pattern}: ${result.content.slice(0, 300)}`);
+  };
+  const find = async (runtime: ToolRuntime) => {
+    const { result } = await dispatchTool(registry, runtime, 'find', { query: tree.findQuery });
+    if (result.status !== 'success') throw new Error(`find: ${result.content.slice(0, 300)}`);
+  };
+
+  // Warm-up: module loading, worker start-up and the OS page cache are not what we measure.
+  const warm = await ToolRuntime.create({ root: tree.dir });
+  const walked = await warm.walk(tree.dir);
+  await grep(warm, tree.rare);
+
+  const walkCold: number[] = [];
+  const walkWarm: number[] = [];
+  const findCold: number[] = [];
+  const findWarm: number[] = [];
+  const grepTimes: Record<string, number[]> = { literal: [], regex: [], rare: [] };
+  for (let i = 0; i < RUNS; i++) {
+    const fresh = await ToolRuntime.create({ root: tree.dir });
+    walkCold.push(await timed(() => fresh.walk(tree.dir)));
+    walkWarm.push(await timed(() => fresh.walk(tree.dir)));
+    const forFind = await ToolRuntime.create({ root: tree.dir });
+    findCold.push(await timed(() => find(forFind)));
+    findWarm.push(await timed(() => find(forFind)));
+    for (const kind of ['literal', 'regex', 'rare'] as const) grepTimes[kind]?.push(await timed(() => grep(warm, tree[kind])));
+  }
+
+  const files = walked.files.length;
+  const rgFiles = processTime('rg', ['--files', ...tree.rgFlags], tree.dir, (out) => {
+    if (lineCount(out) !== files) console.warn(`  note: rg --files lists ${lineCount(out)} files, the walker ${files}`);
+  });
+  const fdFiles = processTime('fdfind', ['--type', 'f', ...tree.fdFlags], tree.dir, () => undefined);
+  const magiFiles = processTime('node', [CLI, 'files', '--cwd', tree.dir], tree.dir, (out) => {
+    if (lineCount(out) !== files) throw new Error(`magi files printed ${lineCount(out)} lines for ${files} files`);
+  });
+  const rgGrep: Record<string, number> = {};
+  for (const kind of ['literal', 'regex', 'rare'] as const) {
+    rgGrep[kind] = processTime('rg', ['-n', '--no-heading', ...tree.rgFlags, '-g', '!target', '-e', tree[kind]], tree.dir, () => undefined);
+  }
+  const magiGrep = processTime('node', [CLI, 'tool', 'grep', JSON.stringify({ patterns: [tree.rare] }), '--cwd', tree.dir], tree.dir, (out) => {
+    if (!out.startsWith('STATUS: success')) throw new Error(`magi tool grep: ${out.slice(0, 300)}`);
+  });
+  const nodeStart = processTime('node', ['-e', '0'], tree.dir, () => undefined);
+
+  const ms = (v: number) => +v.toFixed(1);
+  const ratio = (v: number, ref: number) => +(v / ref).toFixed(2);
+  return {
+    tree: tree.name,
+    files,
+    'rg --files (ms)': ms(rgFiles),
+    'fdfind --type f (ms)': ms(fdFiles),
+    'walk, in process, empty cache (ms / × rg --files)': `${ms(median(walkCold))} / ${ratio(median(walkCold), rgFiles)}×`,
+    'walk, in process, warm cache (ms / × rg --files)': `${ms(median(walkWarm))} / ${ratio(median(walkWarm), rgFiles)}×`,
+    'magi files, whole process (ms / × rg --files / × fdfind)': `${ms(magiFiles)} / ${ratio(magiFiles, rgFiles)}× / ${ratio(magiFiles, fdFiles)}×`,
+    ...Object.fromEntries(
+      (['literal', 'regex', 'rare'] as const).map((kind) => [
+        `grep ${kind} ${JSON.stringify(tree[kind])}, in process (ms / × rg -n ${ms(rgGrep[kind] ?? NaN)} ms)`,
+        `${ms(median(grepTimes[kind] ?? []))} / ${ratio(median(grepTimes[kind] ?? []), rgGrep[kind] ?? NaN)}×`,
+      ]),
+    ),
+    'magi tool grep rare, whole process (ms / × rg -n)': `${ms(magiGrep)} / ${ratio(magiGrep, rgGrep.rare ?? NaN)}×`,
+    [`find ${JSON.stringify(tree.findQuery)} cold / warm, in process (ms)`]: `${ms(median(findCold))} / ${ms(median(findWarm))}`,
+    'node -e 0, whole process (ms)': ms(nodeStart),
+  };
+}
+
+async function main(): Promise<void> {
+  const generated = await generatedTree();
+  const cases: TreeCase[] = [
+    { name: 'generated', dir: generated.root, rgFlags: [], fdFlags: [], literal: 'helper(', regex: 'depth \\* \\d+', rare: generated.rare, findQuery: 'unit4242 file7' },
+    // The project's .gitignore ignores node_modules; walk it as its own root, as the walker does.
+    { name: 'node_modules', dir: path.join(ROOT, 'node_modules'), rgFlags: ['--no-ignore-parent'], fdFlags: ['--no-ignore-parent'], literal: 'function', regex: 'export (default )?class \\w+', rare: 'zq_needle_7f3a', findQuery: 'typescript lib.dom' },
+  ];
+  for (const tree of cases) console.log(JSON.stringify(await benchTree(tree), null, 2));
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
