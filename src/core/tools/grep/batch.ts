@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { labelOf, type Label } from './labels';
 import { LineMatcher, type LineMatches } from './matcher';
 import { SHARED_BYTES, SHARED_STOP, emptyStats, type BatchResult, type FileHits, type SearchConfig } from './protocol';
@@ -78,11 +79,13 @@ class TopFiles {
 export class BatchSearcher {
   private readonly matcher: LineMatcher;
   private readonly counters: Int32Array;
+  private readonly prefix: string;
   private clipped = 0;
 
   constructor(private readonly config: SearchConfig) {
     this.matcher = new LineMatcher(config.patterns);
     this.counters = new Int32Array(config.shared);
+    this.prefix = config.base === '' ? '' : config.base + path.sep;
   }
 
   /** Takes bytes from the call's budget (or gives them back, when negative); false when they are not there. */
@@ -107,7 +110,7 @@ export class BatchSearcher {
         result.exact = false;
         break;
       }
-      const read = readInto(files[i]!, buffer, config.fileReadCap, this.reserve);
+      const read = readInto(this.prefix + files[i]!, buffer, config.fileReadCap, this.reserve);
       if (read.status === 'over-budget') {
         result.done = i;
         result.byteCap = true;

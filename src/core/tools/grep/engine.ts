@@ -10,7 +10,7 @@ import { SHARED_BYTES, SHARED_STOP, addStats, emptyStats, type BatchResult, type
 export type Strategy = 'sequential' | 'parallel';
 
 export interface SearchRequest {
-  /** Absolute paths, in the order results are wanted (path order). */
+  /** Paths (absolute, or relative to `config.base`), in the order results are wanted (path order). */
   files: readonly string[];
   config: Omit<SearchConfig, 'shared'>;
   strategy: Strategy;

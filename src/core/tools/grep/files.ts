@@ -3,13 +3,14 @@ import type { WalkResult } from '../../workspace/types';
 
 /** The files one call searches, in path order. */
 export interface Candidates {
-  /** Absolute paths for the workers. */
-  abs: string[];
-  /** Display paths (root-relative with `/` inside the root, absolute outside). */
+  /** What the workers open: `base` + separator + path, or the path alone when `base` is ''. */
+  base: string;
+  paths: string[];
+  /** Display paths (root-relative with `/` inside the root, absolute outside); often `paths` itself. */
   display: string[];
   /** Files under a `target` folder below the searched folder, left out (grep's own rule). */
   skippedTarget: number;
-  /** Files left after that rule; more than `abs.length` when the file limit cut the list. */
+  /** Files left after that rule; more than `paths.length` when the file limit cut the list. */
   total: number;
 }
 
@@ -27,8 +28,8 @@ function displayPrefix(walk: WalkResult, dir: string): string {
  */
 export function candidatesOf(walk: WalkResult, dir: string, maxFiles: number): Candidates {
   const prefix = displayPrefix(walk, dir);
-  const join = walk.base === '' ? (p: string) => p : path.sep === '/' ? (p: string) => walk.base + '/' + p : (p: string) => path.join(walk.base, p);
-  const out: Candidates = { abs: [], display: [], skippedTarget: 0, total: 0 };
+  const paths: string[] = [];
+  const out: Candidates = { base: walk.base, paths, display: paths, skippedTarget: 0, total: 0 };
   for (const file of walk.files) {
     const below = file.startsWith(prefix) ? file.slice(prefix.length) : file;
     if (below.startsWith('target/') || below.includes('/target/')) {
@@ -36,10 +37,12 @@ export function candidatesOf(walk: WalkResult, dir: string, maxFiles: number): C
       continue;
     }
     out.total++;
-    if (out.abs.length < maxFiles) {
-      out.abs.push(join(file));
-      out.display.push(file);
-    }
+    if (paths.length < maxFiles) paths.push(file);
   }
   return out;
+}
+
+/** One file given by path: opened at its canonical location, shown as it was asked for. */
+export function singleFile(canonical: string, display: string): Candidates {
+  return { base: '', paths: [canonical], display: [display], skippedTarget: 0, total: 1 };
 }

@@ -7,7 +7,7 @@ import { OutputBudget } from '../read/budget';
 import { success, type ToolResult } from '../result';
 import { GREP_DESCRIPTION } from './description';
 import { runSearch, type SearchOutcome } from './engine';
-import { candidatesOf, type Candidates } from './files';
+import { candidatesOf, singleFile, type Candidates } from './files';
 import { writePage } from './format';
 import * as L from './limits';
 import { grepMetadata, grepNotes } from './metadata';
@@ -41,6 +41,8 @@ export type GrepArgs = z.output<typeof input>;
 export interface GrepToolOptions {
   deadlineMs?: number;
   maxFiles?: number;
+  /** The walk's entry limit (default the walker's 100,000). */
+  walkMaxEntries?: number;
   callReadCap?: number;
   pool?: () => WorkerPool;
 }
@@ -64,7 +66,7 @@ interface Target {
 }
 
 /** What to search: the walk of a folder, or one file (followed if a symlink, as ripgrep follows the paths it is given). */
-async function targetOf(args: GrepArgs, ctx: ToolContext, maxFiles: number, deadline: number): Promise<Target> {
+async function targetOf(args: GrepArgs, ctx: ToolContext, options: GrepToolOptions, deadline: number): Promise<Target> {
   const { runtime } = ctx;
   let dir = runtime.root;
   let display = '.';
@@ -77,20 +79,19 @@ async function targetOf(args: GrepArgs, ctx: ToolContext, maxFiles: number, dead
       throw new ToolError(`grep: ${resolved.display} cannot be read: ${err.code ?? err.message}.`, 'io');
     });
     if (stat.isFile()) {
-      return { display: resolved.display, candidates: { abs: [resolved.canonical], display: [resolved.display], skippedTarget: 0, total: 1 }, walk: null };
+      return { display: resolved.display, candidates: singleFile(resolved.canonical, resolved.display), walk: null };
     }
     if (!stat.isDirectory()) throw new ToolError(`grep: ${resolved.display} is not a regular file or folder (a FIFO, socket or device); it is never read.`);
     dir = resolved.canonical;
     display = resolved.display;
   }
-  const walk = await runtime.walk(dir, ctx.signal, { timeoutMs: Math.max(0, deadline - Date.now()) });
-  return { display, candidates: candidatesOf(walk, dir, maxFiles), walk };
+  const walk = await runtime.walk(dir, ctx.signal, { timeoutMs: Math.max(0, deadline - Date.now()), maxEntries: options.walkMaxEntries });
+  return { display, candidates: candidatesOf(walk, dir, options.maxFiles ?? L.MAX_FILES), walk };
 }
 
 /** Builds the grep tool; `grepTool` is the one with the seed's limits. */
 export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<typeof input> {
   const deadlineMs = options.deadlineMs ?? L.DEADLINE_MS;
-  const maxFiles = options.maxFiles ?? L.MAX_FILES;
   const pool = options.pool ?? sharedWorkerPool;
   return defineTool({
     name: 'grep',
@@ -102,16 +103,17 @@ export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<ty
     async execute(args, ctx): Promise<ToolResult> {
       const started = Date.now();
       const patterns = patternsOf(args, ctx.replay).map(compilePattern);
-      const target = await targetOf(args, ctx, maxFiles, started + deadlineMs);
+      const target = await targetOf(args, ctx, options, started + deadlineMs);
       ctx.signal.throwIfAborted();
       const raw = args.mode === 'raw';
       const outcome: SearchOutcome = await runSearch({
-        files: target.candidates.abs,
+        files: target.candidates.paths,
         strategy: raw && args.offset + args.limit <= 64 ? 'sequential' : 'parallel',
         pool: pool(),
         deadline: started + deadlineMs,
         signal: ctx.signal,
         config: {
+          base: target.candidates.base,
           patterns,
           mode: args.mode,
           context: args.context,

@@ -26,7 +26,7 @@ function partialReasons(f: GrepFacts): string[] {
   const reasons: string[] = [];
   if (outcome.timedOut) reasons.push('the 10-second deadline passed (a pattern that backtracks badly, or a very large tree)');
   if (outcome.byteCapReached) reasons.push('the 128 MiB read cap was reached');
-  if (target.candidates.total > target.candidates.abs.length) reasons.push(`only the first ${n(target.candidates.abs.length)} of ${n(target.candidates.total)} files (in path order) are searched`);
+  if (target.candidates.total > target.candidates.paths.length) reasons.push(`only the first ${n(target.candidates.paths.length)} of ${n(target.candidates.total)} files (in path order) are searched`);
   if (outcome.workerErrors > 0) reasons.push('a matching worker failed');
   if (facts && !facts.scan_complete) {
     if (facts.entry_limit_reached) reasons.push(`the walk reached its entry limit after ${n(facts.entries_scanned)} entries`);
@@ -38,7 +38,7 @@ function partialReasons(f: GrepFacts): string[] {
 
 /** Whether the searched set stopped short of what was asked (raw mode's early stop does not count). */
 function partial(f: GrepFacts): boolean {
-  return partialReasons(f).length > 0 || (!f.outcome.enough && f.outcome.searched < f.target.candidates.abs.length);
+  return partialReasons(f).length > 0 || (!f.outcome.enough && f.outcome.searched < f.target.candidates.paths.length);
 }
 
 /** true / false, or null when a partial search cannot tell. */
@@ -56,7 +56,7 @@ function truncationReasons(f: GrepFacts): string[] {
   if (hasMore(f) === true) reasons.push('limit');
   if (f.page.perFile.length > 0) reasons.push('per_file');
   if (f.page.outputCut) reasons.push('output_cap');
-  if (f.target.candidates.total > f.target.candidates.abs.length) reasons.push('file_limit');
+  if (f.target.candidates.total > f.target.candidates.paths.length) reasons.push('file_limit');
   if (f.outcome.byteCapReached) reasons.push('byte_limit');
   if (f.outcome.stats.prefixOnly > 0) reasons.push('file_prefix');
   if (f.outcome.timedOut || facts?.timed_out) reasons.push('timed_out');
@@ -134,7 +134,7 @@ export function grepMetadata(f: GrepFacts): ToolMetadata {
     files_not_searched: target.candidates.total - outcome.searched,
     files_prefix_only: stats.prefixOnly,
     prefix_only_paths: outcome.prefixOnly.slice(0, MAX_LISTED_PATHS).map(f.pathOf),
-    file_limit_reached: target.candidates.total > target.candidates.abs.length,
+    file_limit_reached: target.candidates.total > target.candidates.paths.length,
     byte_limit_reached: outcome.byteCapReached,
     lines_clipped: stats.clippedLines,
     matcher_adjustments: f.patterns.flatMap((p, i) => p.adjustments.map((a) => `patterns[${i}]: ${a}`)),

@@ -3,6 +3,8 @@ import type { Label } from './labels';
 import type { PatternSpec } from './patterns';
 
 export interface SearchConfig {
+  /** Joined (with the platform's separator) before each file path of a batch; '' when the paths are absolute. */
+  base: string;
   patterns: PatternSpec[];
   mode: 'raw' | 'ranked';
   /** Context lines on either side of each returned primary line. */

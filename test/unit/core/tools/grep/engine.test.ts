@@ -39,7 +39,7 @@ describe('grep engine (worker pool over explicit file lists)', function () {
       deadline: Date.now() + 10_000,
       signal: new AbortController().signal,
       ...over,
-      config: { patterns, mode: 'raw', context: 0, need: 1000, keepFiles: 100, hitsPerFile: 5, fileReadCap: 4 * 1024 * 1024, maxLineChars: 1000, callReadCap: 128 * 1024 * 1024, ...config },
+      config: { base: '', patterns, mode: 'raw', context: 0, need: 1000, keepFiles: 100, hitsPerFile: 5, fileReadCap: 4 * 1024 * 1024, maxLineChars: 1000, callReadCap: 128 * 1024 * 1024, ...config },
     };
   }
 

@@ -42,7 +42,7 @@ describe('grep worker pool', function () {
         pool,
         deadline: Date.now() + 10_000,
         signal: new AbortController().signal,
-        config: { patterns: [compilePattern('needle')], mode: 'raw', context: 0, need: 10, keepFiles: 10, hitsPerFile: 5, fileReadCap: 1024, maxLineChars: 1000, callReadCap: 1 << 20 },
+        config: { base: '', patterns: [compilePattern('needle')], mode: 'raw', context: 0, need: 10, keepFiles: 10, hitsPerFile: 5, fileReadCap: 1024, maxLineChars: 1000, callReadCap: 1 << 20 },
       });
       assert.deepEqual(result.files.map((f) => f.lines), [[2]]);
     } finally {
@@ -76,7 +76,7 @@ describe('grep worker pool', function () {
       const { compilePattern } = require(${JSON.stringify(path.join(ROOT, 'src/core/tools/grep/patterns.ts'))});
       const { sharedWorkerPool } = require(${JSON.stringify(path.join(ROOT, 'src/core/tools/grep/pool.ts'))});
       runSearch({ files: [${JSON.stringify(path.join(dir, 'b.txt'))}], strategy: 'parallel', pool: sharedWorkerPool(), deadline: Date.now() + 10000,
-        signal: new AbortController().signal, config: { patterns: [compilePattern('needle')], mode: 'raw', context: 0, need: 10, keepFiles: 10,
+        signal: new AbortController().signal, config: { base: '', patterns: [compilePattern('needle')], mode: 'raw', context: 0, need: 10, keepFiles: 10,
         hitsPerFile: 5, fileReadCap: 1024, maxLineChars: 1000, callReadCap: 1 << 20 } }).then((r) => console.log('lines', r.matchedLines));`;
     const started = Date.now();
     const run = spawnSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], { cwd: ROOT, timeout: 15_000, encoding: 'utf8' });
