@@ -103,13 +103,16 @@ export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<ty
     async execute(args, ctx): Promise<ToolResult> {
       const started = Date.now();
       const patterns = patternsOf(args, ctx.replay).map(compilePattern);
+      // Workers start (on a first call) while the main thread walks.
+      const workers = pool();
+      workers.warm();
       const target = await targetOf(args, ctx, options, started + deadlineMs);
       ctx.signal.throwIfAborted();
       const raw = args.mode === 'raw';
       const outcome: SearchOutcome = await runSearch({
         files: target.candidates.paths,
         strategy: raw && args.offset + args.limit <= 64 ? 'sequential' : 'parallel',
-        pool: pool(),
+        pool: workers,
         deadline: started + deadlineMs,
         signal: ctx.signal,
         config: {
