@@ -68,11 +68,8 @@ function truncationReasons(f: GrepFacts): string[] {
 /** The `[...]` notes after the rows: what was left out and how to get it. */
 export function grepNotes(f: GrepFacts): string[] {
   const { args, outcome, page, target } = f;
+  // The notes that say how to get the rest come first: the 512-byte reserve left by a cut may not hold them all.
   const notes: string[] = [];
-  f.patterns.forEach((p, i) => {
-    if (p.kind === 'literal') notes.push(`[patterns[${i}] is not a valid regex, so it was matched as literal text]`);
-    else if (p.kind === 'repaired') notes.push(`[patterns[${i}] was repaired: ${p.adjustments.join('; ')}]`);
-  });
   const shownEnd = args.offset + page.returned;
   const more = hasMore(f);
   const total = args.mode === 'ranked' ? outcome.primaryLines : page.available;
@@ -88,13 +85,18 @@ export function grepNotes(f: GrepFacts): string[] {
     notes.push(`[showing primary lines ${args.offset + 1}-${shownEnd}${of}; use offset=${shownEnd} for more]`);
   }
   if (args.mode === 'raw' && outcome.prefixOnly.length > 0) {
-    notes.push(`[searched in their first 4 MiB only: ${outcome.prefixOnly.map(f.pathOf).join(', ')}]`);
+    const listed = outcome.prefixOnly.slice(0, 5).map(f.pathOf).join(', ');
+    notes.push(`[searched in their first 4 MiB only: ${listed}${outcome.prefixOnly.length > 5 ? ', …' : ''}]`);
   }
   const reasons = partialReasons(f);
   if (reasons.length > 0 || partial(f)) {
     const what = reasons.length ? reasons.join('; ') : 'the search stopped early';
     notes.push(`[partial: ${what}; ${n(outcome.searched)} of ${n(target.candidates.total)} files were searched. Narrow path or the patterns.]`);
   }
+  f.patterns.forEach((p, i) => {
+    if (p.kind === 'literal') notes.push(`[patterns[${i}] is not a valid regex, so it was matched as literal text]`);
+    else if (p.kind === 'repaired') notes.push(`[patterns[${i}] was repaired: ${p.adjustments.slice(0, 3).join('; ')}${p.adjustments.length > 3 ? '; …' : ''}]`);
+  });
   return notes;
 }
 

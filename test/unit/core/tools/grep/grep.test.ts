@@ -214,12 +214,13 @@ describe('grep tool', function () {
       assert.match(paged.content, /showing primary lines 1-2 of 6; use offset=2 for more/);
     });
 
-    it('caps output at 64 KiB with whole records and says how to continue', async () => {
-      await ws.files({ 'long.txt': `hit ${'y'.repeat(900)}\n`.repeat(200) });
-      const result = await ws.run('grep', { patterns: ['hit'], mode: 'raw', limit: 1000 });
+    it('caps output at 64 KiB with whole records and says how to continue (before any other note)', async () => {
+      await ws.files({ 'long.txt': `hit( ${'y'.repeat(900)}\n`.repeat(200) });
+      const result = await ws.run('grep', { patterns: ['hit('], mode: 'raw', limit: 1000 });
       assert.ok(Buffer.byteLength(result.content) <= 64 * 1024);
       const shown = rows(result);
-      assert.ok(shown.every((r) => r.length === 'long.txt:1:'.length - 1 + String(shown.indexOf(r) + 1).length + 904));
+      assert.ok(shown.every((r, i) => r === `long.txt:${i + 1}:hit( ${'y'.repeat(900)}`));
+      assert.match(result.content, /\[patterns\[0\] was repaired: escaped unmatched "\(" at 3\]$/);
       assert.equal(result.metadata.returned, shown.length);
       assert.ok((result.metadata.truncation_reasons as string[]).includes('output_cap'));
       assert.match(result.content, new RegExp(`output cap of 64 KiB reached after ${shown.length} primary lines; use offset=${shown.length} to continue`));
