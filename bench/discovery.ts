@@ -20,6 +20,8 @@ import { generatedTree } from './tree';
 const ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const RUNS = Number(process.env.MAGI_BENCH_RUNS ?? 5);
+/** The 100k-file tree has 105,551 entries with its folders: lift the walker's 100,000-entry default so every walk is whole. */
+const WALK_LIMITS = { maxEntries: 1_000_000 };
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -74,7 +76,8 @@ async function benchTree(tree: TreeCase): Promise<Record<string, number | string
 
   // Warm-up: module loading, worker start-up and the OS page cache are not what we measure.
   const warm = await ToolRuntime.create({ root: tree.dir });
-  const walked = await warm.walk(tree.dir);
+  const walked = await warm.walk(tree.dir, undefined, WALK_LIMITS);
+  if (!walked.facts.scan_complete) throw new Error(`the walk of ${tree.name} was cut: ${JSON.stringify(walked.facts)}`);
   await grep(warm, tree.rare);
 
   const walkCold: number[] = [];
@@ -84,8 +87,8 @@ async function benchTree(tree: TreeCase): Promise<Record<string, number | string
   const grepTimes: Record<string, number[]> = { literal: [], regex: [], rare: [] };
   for (let i = 0; i < RUNS; i++) {
     const fresh = await ToolRuntime.create({ root: tree.dir });
-    walkCold.push(await timed(() => fresh.walk(tree.dir)));
-    walkWarm.push(await timed(() => fresh.walk(tree.dir)));
+    walkCold.push(await timed(() => fresh.walk(tree.dir, undefined, WALK_LIMITS)));
+    walkWarm.push(await timed(() => fresh.walk(tree.dir, undefined, WALK_LIMITS)));
     const forFind = await ToolRuntime.create({ root: tree.dir });
     findCold.push(await timed(() => find(forFind)));
     findWarm.push(await timed(() => find(forFind)));
@@ -97,7 +100,7 @@ async function benchTree(tree: TreeCase): Promise<Record<string, number | string
     if (lineCount(out) !== files) console.warn(`  note: rg --files lists ${lineCount(out)} files, the walker ${files}`);
   });
   const fdFiles = processTime('fdfind', ['--type', 'f', ...tree.fdFlags], tree.dir, () => undefined);
-  const magiFiles = processTime('node', [CLI, 'files', '--cwd', tree.dir], tree.dir, (out) => {
+  const magiFiles = processTime('node', [CLI, 'files', '--cwd', tree.dir, '--max-entries', String(WALK_LIMITS.maxEntries)], tree.dir, (out) => {
     if (lineCount(out) !== files) throw new Error(`magi files printed ${lineCount(out)} lines for ${files} files`);
   });
   const rgGrep: Record<string, number> = {};

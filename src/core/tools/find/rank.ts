@@ -2,25 +2,11 @@
  * find's ranking: the scorer's rank, then the shorter path, then byte order; only the requested
  * window is ever put in order.
  */
+import { compareBytes } from '../../workspace/pathOrder';
 import type { Entry, FindIndex } from './entries';
 import { MAX_FUZZY, Scorer, type FindQuery } from './scorer';
 
 export type FindKind = 'files' | 'directories' | 'mixed';
-
-/** UTF-8 byte order of two strings (JS `<` compares UTF-16 units, which differs above U+D7FF). */
-export function compareBytes(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
-    if (x === y) continue;
-    // Surrogates (U+D800–DFFF) stand for code points above U+FFFF: move them after U+E000–FFFF.
-    if (x >= 0xd800) x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
-    if (y >= 0xd800) y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-    return x - y;
-  }
-  return a.length - b.length;
-}
 
 export interface RankedPage {
   /** Display paths of the requested window, best first. */

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { FindIndex, FindIndexCache } from '../../../../../src/core/tools/find/entries';
-import { compareBytes, rankPage, type FindKind } from '../../../../../src/core/tools/find/rank';
+import { rankPage, type FindKind } from '../../../../../src/core/tools/find/rank';
+import { compareBytes } from '../../../../../src/core/workspace/pathOrder';
 import { parseQuery } from '../../../../../src/core/tools/find/scorer';
 
 /** The ranked paths for a query over explicit lists (no walk). */
