@@ -37,7 +37,8 @@ function isSpecial(fd: number): boolean {
  * Reads at most `cap` bytes of a regular file into `scratch` (which holds at least `cap + 1`).
  * Before reading, `reserve(cap + 1)` must grant that many bytes of the call's budget; what was not
  * used is given back with `reserve(-unused)`. No stat before reading: a short read is the end of
- * the file, and only an empty read asks fstat whether the file was a special one. Never throws.
+ * the file, and only an empty read asks fstat whether the file was a special one. Usually three
+ * syscalls per file: open, read, close. Never throws.
  */
 export function readInto(file: string, scratch: Buffer, cap: number, reserve: (bytes: number) => boolean): ReadResult {
   let fd: number;
@@ -55,10 +56,12 @@ export function readInto(file: string, scratch: Buffer, cap: number, reserve: (b
   let length = 0;
   try {
     for (;;) {
-      const n = fs.readSync(fd, scratch, length, want - length, null);
-      if (n === 0) break;
+      const asked = want - length;
+      const n = fs.readSync(fd, scratch, length, asked, null);
       length += n;
-      if (length === want) break;
+      // A short read of a regular file is its end: no second read to see 0 (a syscall per file).
+      // Network and FUSE filesystems may stop short in whole pages, so those reads go on.
+      if (n === 0 || length === want || (n < asked && n % 4096 !== 0)) break;
     }
   } catch (err) {
     reserve(-want);

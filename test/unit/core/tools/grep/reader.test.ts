@@ -26,6 +26,13 @@ describe('grep reader', () => {
     assert.equal(ledger.reduce((a, b) => a + b, 0), 6);
   });
 
+  it('reads files of every size whole, whole pages included', async () => {
+    for (const size of [0, 1, 4095, 4096, 4097, 8192, 100_000]) {
+      await fsp.writeFile(path.join(dir, 's.bin'), Buffer.alloc(size, 0x61));
+      assert.deepEqual(readInto(path.join(dir, 's.bin'), Buffer.alloc(200_001), 200_000, grant), { status: 'ok', length: size, prefixOnly: false });
+    }
+  });
+
   it('reads only the first `cap` bytes of a larger file and says so', async () => {
     await fsp.writeFile(path.join(dir, 'big.txt'), 'x'.repeat(100));
     const read = readInto(path.join(dir, 'big.txt'), Buffer.alloc(65), 64, grant);
