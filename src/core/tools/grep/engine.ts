@@ -4,10 +4,14 @@ import { SHARED_BYTES, SHARED_STOP, addStats, emptyStats, type BatchResult, type
 
 /**
  * `sequential`: one worker, one batch at a time, batches growing from 8 files, stopping as soon as
- * enough lines are found (raw mode with a small limit). `parallel`: every pooled worker, two
- * batches in flight each.
+ * enough lines are found (raw mode with a small limit); after SEQUENTIAL_FILES files without
+ * enough (a rare pattern), the idle workers of the pool join in. `parallel`: every pooled worker,
+ * two batches in flight each.
  */
 export type Strategy = 'sequential' | 'parallel';
+
+/** Files the sequential path searches alone before it widens to the idle workers. */
+export const SEQUENTIAL_FILES = 2048;
 
 export interface SearchRequest {
   /** Paths (absolute, or relative to `config.base`), in the order results are wanted (path order). */
@@ -17,6 +21,8 @@ export interface SearchRequest {
   pool: WorkerPool;
   /** Epoch milliseconds when the workers still running are terminated. */
   deadline: number;
+  /** The sequential path's files before it widens; default SEQUENTIAL_FILES (tests lower it). */
+  sequentialFiles?: number;
   signal: AbortSignal;
 }
 
@@ -75,7 +81,7 @@ export function runSearch(req: SearchRequest): Promise<SearchOutcome> {
   const counters = new Int32Array(shared);
   const config: SearchConfig = { ...req.config, shared };
   const wanted = req.strategy === 'sequential' ? 1 : req.pool.size;
-  const depth = req.strategy === 'sequential' ? 1 : 2;
+  let depth = req.strategy === 'sequential' ? 1 : 2;
   const n = req.files.length;
 
   return new Promise((resolve) => {
@@ -177,7 +183,14 @@ export function runSearch(req: SearchRequest): Promise<SearchOutcome> {
       if ((next >= n || halted) && slots.every((s) => s.inflight.size === 0)) finish('done');
     };
 
+    const widen = (): void => {
+      depth = 2;
+      for (const worker of req.pool.tryAcquire(req.pool.size - slots.length)) adopt(worker);
+      for (const slot of slots) dispatch(slot);
+    };
+
     const dispatch = (slot: Slot): void => {
+      if (depth === 1 && next >= (req.sequentialFiles ?? SEQUENTIAL_FILES) && !finished && !halted) return widen();
       while (!finished && !halted && slot.inflight.size < depth && next < n) {
         const length = Math.min(batchSize(req, slots.length, batches.length), n - next);
         const id = batches.length;
@@ -228,18 +241,19 @@ export function runSearch(req: SearchRequest): Promise<SearchOutcome> {
     req.signal.addEventListener('abort', onAbort, { once: true });
     if (n === 0) return finish('done');
 
+    const adopt = (worker: MatchWorker): void => {
+      const slot: Slot = { worker, inflight: new Set() };
+      worker.onMessage = (m) => onMessage(slot, m);
+      worker.onExit = () => onExit(slot);
+      worker.post({ type: 'config', config });
+      slots.push(slot);
+    };
+
     req.pool.acquire(wanted, stop.signal).then(
       (workers) => {
         for (const worker of workers) {
-          if (finished) {
-            req.pool.release(worker);
-            continue;
-          }
-          const slot: Slot = { worker, inflight: new Set() };
-          worker.onMessage = (m) => onMessage(slot, m);
-          worker.onExit = () => onExit(slot);
-          worker.post({ type: 'config', config });
-          slots.push(slot);
+          if (finished) req.pool.release(worker);
+          else adopt(worker);
         }
         for (const slot of slots) dispatch(slot);
       },

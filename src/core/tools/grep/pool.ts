@@ -103,13 +103,8 @@ export class WorkerPool {
     for (;;) {
       if (this.disposed) throw new Error('grep worker pool disposed');
       signal.throwIfAborted();
-      const leased: MatchWorker[] = [];
-      while (leased.length < max && this.idle.length) leased.push(this.idle.pop()!);
-      while (leased.length < max && this.all.size < this.size) leased.push(this.spawn());
-      if (leased.length) {
-        for (const w of leased) w.worker.ref();
-        return leased;
-      }
+      const leased = this.tryAcquire(max);
+      if (leased.length) return leased;
       await new Promise<void>((resolve, reject) => {
         const onAbort = (): void => {
           const at = this.waiters.indexOf(wake);
@@ -124,6 +119,16 @@ export class WorkerPool {
         signal.addEventListener('abort', onAbort, { once: true });
       });
     }
+  }
+
+  /** Leases up to `max` workers that are free right now (idle, or new while the pool has room); never waits. */
+  tryAcquire(max: number): MatchWorker[] {
+    const leased: MatchWorker[] = [];
+    if (this.disposed) return leased;
+    while (leased.length < max && this.idle.length) leased.push(this.idle.pop()!);
+    while (leased.length < max && this.all.size < this.size) leased.push(this.spawn());
+    for (const w of leased) w.worker.ref();
+    return leased;
   }
 
   /** Returns a leased worker; a dead one is replaced. */

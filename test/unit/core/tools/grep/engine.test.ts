@@ -20,15 +20,12 @@ describe('grep engine (worker pool over explicit file lists)', function () {
     await fsp.rm(dir, { recursive: true, force: true });
   });
 
+  /** Writes the files (folders once each, files in parallel) and returns their absolute paths in the given order. */
   async function write(files: Record<string, string | Buffer>): Promise<string[]> {
-    const out: string[] = [];
-    for (const [name, content] of Object.entries(files)) {
-      const abs = path.join(dir, name);
-      await fsp.mkdir(path.dirname(abs), { recursive: true });
-      await fsp.writeFile(abs, content);
-      out.push(abs);
-    }
-    return out;
+    const entries = Object.entries(files).map(([name, content]) => [path.join(dir, name), content] as const);
+    for (const folder of new Set(entries.map(([abs]) => path.dirname(abs)))) await fsp.mkdir(folder, { recursive: true });
+    for (let i = 0; i < entries.length; i += 256) await Promise.all(entries.slice(i, i + 256).map(([abs, content]) => fsp.writeFile(abs, content)));
+    return entries.map(([abs]) => abs);
   }
 
   function request(files: string[], patterns: PatternSpec[], over: Partial<SearchRequest> = {}, config: Partial<SearchRequest['config']> = {}): SearchRequest {
@@ -107,6 +104,21 @@ describe('grep engine (worker pool over explicit file lists)', function () {
       const lines = out.files.flatMap((f) => f.lines.map((l) => `${f.index}:${l}`));
       assert.deepEqual(lines.slice(0, 11), ['0:1', '0:2', '1:1', '1:2', '2:1', '2:2', '3:1', '3:2', '4:1', '4:2', '5:1']);
     }
+  });
+
+  it('the sequential path stays on one worker while it finds enough, and widens to the idle ones for a rare pattern', async () => {
+    const tree: Record<string, string> = {};
+    for (let i = 0; i < 200; i++) tree[`wide/${String(i).padStart(3, '0')}.txt`] = i % 10 === 0 ? 'common\n' : 'plain\n';
+    tree['wide/999.txt'] = 'rare\n';
+    const files = await write(tree);
+    const sequential = { strategy: 'sequential', sequentialFiles: 64 } as const;
+    const common = await runSearch(request(files, [compilePattern('common')], sequential, { need: 3 }));
+    assert.equal(common.workers, 1);
+    assert.equal(common.enough, true);
+    const rare = await runSearch(request(files, [compilePattern('rare')], sequential, { need: 3 }));
+    assert.equal(rare.workers, 2);
+    assert.equal(rare.exact, true);
+    assert.deepEqual(rare.files.map((f) => f.index), [files.length - 1]);
   });
 
   it('returns as soon as raw mode has enough, even with a worker stuck on a later batch, which dies at the deadline', async () => {
