@@ -52,6 +52,18 @@ describe('Magi in the real extension host', () => {
     assert.equal(await fsp.readFile(join(root(), 'edit-me.txt'), 'utf8'), 'alpha\nbeta, edited by Magi\ngamma\n');
   });
 
+  it('greps in worker threads inside the extension host, and finds and lists files', async () => {
+    const grep = await runTool('grep', { patterns: ['Magi!$', 'Third'], mode: 'raw' });
+    assert.equal(grep.status, 'success', grep.content);
+    assert.equal(grep.content, 'hello.txt:1:Hello, Magi!\nhello.txt:3:Third line.');
+    const find = await runTool('fffind', { query: 'hello' });
+    assert.equal(find.tool, 'find');
+    assert.equal(find.content.split('\n')[0], 'hello.txt');
+    const list = await runTool('list_files', {});
+    assert.equal(list.status, 'success', list.content);
+    assert.match(list.content, /^edit-me\.txt$/m);
+  });
+
   it('returns an error result for an unknown tool', async () => {
     const result = await runTool('no_such_tool', {});
     assert.equal(result.status, 'error');
