@@ -9,14 +9,13 @@
  * Every figure is a median; ratios are against ripgrep's whole-process time for the same work.
  * Numbers are reported, never asserted. Run with `npm run bench` (it builds first).
  */
-import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { BUILTIN_TOOLS } from '../src/core/tools';
 import { createGrepTool } from '../src/core/tools/grep';
 import { ToolRegistry } from '../src/core/tools/registry';
 import { dispatchTool } from '../src/core/tools/dispatch';
 import { ToolRuntime } from '../src/core/tools/runtime';
+import { median, processTime as processTimeOf, timed } from './measure';
 import { generatedTree } from './tree';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -24,30 +23,8 @@ const CLI = path.join(ROOT, 'dist', 'cli.js');
 const RUNS = Number(process.env.MAGI_BENCH_RUNS ?? 5);
 /** The 100k-file tree has 105,551 entries with its folders: lift the walker's 100,000-entry default so every walk is whole. */
 const WALK_LIMITS = { maxEntries: 1_000_000 };
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
-
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await work();
-  return performance.now() - start;
-}
-
-/** Median wall time of a whole process; `check` validates its output once. */
-function processTime(command: string, args: string[], cwd: string, check: (stdout: string) => void): number {
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    const child = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30 });
-    times.push(performance.now() - start);
-    if (child.error) throw child.error;
-    if (i === 0) check(child.stdout);
-  }
-  return median(times);
-}
+const processTime = (command: string, args: string[], cwd: string, check?: (stdout: string) => void) => processTimeOf(RUNS, command, args, cwd, check);
+const elapsed = async (work: () => Promise<unknown>) => (await timed(work))[0];
 
 function lineCount(text: string): number {
   return text === '' ? 0 : text.trimEnd().split('\n').length;
@@ -93,12 +70,12 @@ async function benchTree(tree: TreeCase): Promise<Record<string, number | string
   const grepTimes: Record<string, number[]> = { literal: [], regex: [], rare: [] };
   for (let i = 0; i < RUNS; i++) {
     const fresh = await ToolRuntime.create({ root: tree.dir });
-    walkCold.push(await timed(() => fresh.walk(tree.dir, undefined, WALK_LIMITS)));
-    walkWarm.push(await timed(() => fresh.walk(tree.dir, undefined, WALK_LIMITS)));
+    walkCold.push(await elapsed(() => fresh.walk(tree.dir, undefined, WALK_LIMITS)));
+    walkWarm.push(await elapsed(() => fresh.walk(tree.dir, undefined, WALK_LIMITS)));
     const forFind = await ToolRuntime.create({ root: tree.dir });
-    findCold.push(await timed(() => find(forFind)));
-    findWarm.push(await timed(() => find(forFind)));
-    for (const kind of ['literal', 'regex', 'rare'] as const) grepTimes[kind]?.push(await timed(() => grep(warm, tree[kind])));
+    findCold.push(await elapsed(() => find(forFind)));
+    findWarm.push(await elapsed(() => find(forFind)));
+    for (const kind of ['literal', 'regex', 'rare'] as const) grepTimes[kind]?.push(await elapsed(() => grep(warm, tree[kind])));
   }
 
   const files = walked.files.length;

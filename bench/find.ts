@@ -9,20 +9,20 @@
  *    fd pays), and `node -e 0` for Node's own start-up.
  * Every figure is a median. Numbers are reported, never asserted. Run with `npx tsx bench/find.ts`.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { createDefaultRegistry } from '../src/core/tools';
 import { dispatchTool } from '../src/core/tools/dispatch';
 import { findIndexCache } from '../src/core/tools/find';
 import { rankPage } from '../src/core/tools/find/rank';
 import { parseQuery } from '../src/core/tools/find/scorer';
 import { ToolRuntime } from '../src/core/tools/runtime';
+import { median, processTime as processTimeOf, timed } from './measure';
 import { generatedTree } from './tree';
 
 const RUNS = Number(process.env.MAGI_BENCH_RUNS ?? 7);
 const CLI = path.resolve(__dirname, '..', 'dist', 'cli.js');
+const processTime = (command: string, args: string[], cwd: string) => processTimeOf(RUNS, command, args, cwd);
 
 /** Queries of different shapes; the fd pattern is the closest regex over the same paths. */
 const QUERIES: { query: string; fd: string[] }[] = [
@@ -32,28 +32,6 @@ const QUERIES: { query: string; fd: string[] }[] = [
   { query: 'u12f3', fd: ['--full-path', 'u.*1.*2.*f.*3'] },
   { query: 'ts', fd: ['ts'] },
 ];
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
-
-async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
-  const start = performance.now();
-  const value = await work();
-  return [performance.now() - start, value];
-}
-
-function processTime(command: string, args: string[], cwd: string): number {
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    const child = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30 });
-    times.push(performance.now() - start);
-    if (child.error) throw child.error;
-  }
-  return median(times);
-}
 
 async function main(): Promise<void> {
   const tree = await generatedTree(2500, 20);

@@ -16,24 +16,16 @@ import { createDefaultRegistry } from '../src/core/tools';
 import { dispatchTool } from '../src/core/tools/dispatch';
 import { ToolRuntime } from '../src/core/tools/runtime';
 import { contentTag } from '../src/core/tools/textDoc';
+import { median, timed } from './measure';
 
 const ROOT = path.resolve(__dirname, '..');
 const RUNS = 15;
 /** read shows at most 2,000 lines per section: five sections make all 10,000 lines visible. */
 const ALL_OF_BIG = ['big.ts:1-2000', 'big.ts:2001-4000', 'big.ts:4001-6000', 'big.ts:6001-8000', 'big.ts:8001-10000'];
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
-
 async function timeIt(runs: number, work: () => Promise<void>): Promise<number> {
   const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    await work();
-    times.push(performance.now() - start);
-  }
+  for (let i = 0; i < runs; i++) times.push((await timed(work))[0]);
   return median(times);
 }
 

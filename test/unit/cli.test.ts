@@ -1,30 +1,18 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
+import { runMagi, spawnMagi, type MagiRun } from './helpers/cli';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-const CLI = path.join(ROOT, 'src', 'cli.ts');
-
-function magi(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [CLI, ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+function magi(args: string[], stdin = ''): Promise<MagiRun> {
+  return runMagi(args, { stdin });
 }
 
 /** A `magi tools` process driven one request at a time, as an agent would. */
 function conversation(cwd: string): { child: ChildProcessWithoutNullStreams; ask(request: object): Promise<Record<string, unknown>> } {
-  const child = spawn(TSX, [CLI, 'tools', '--cwd', cwd]);
+  const child = spawnMagi(['tools', '--cwd', cwd]);
   const replies = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   return {
     child,

@@ -1,25 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { runMagi, type MagiRun } from '../helpers/cli';
 import { git, gitAvailable, gitFiles, isolatedEnvironment, tempDir, writeTree } from '../helpers/tree';
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-const CLI = path.join(ROOT, 'src', 'cli.ts');
-
-function magi(args: string[], home: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // The walker reads the user's git and Perforce files: give the child a home of its own.
-    const child = spawn(TSX, [CLI, ...args], { env: { PATH: process.env.PATH, HOME: home } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
+/** The walker reads the user's git and Perforce files: give the child a home of its own. */
+function magi(args: string[], home: string): Promise<MagiRun> {
+  return runMagi(args, { env: { PATH: process.env.PATH, HOME: home } });
 }
 
 describe('magi files', function () {
