@@ -10,7 +10,7 @@ import { UsageError, type CommonOptions } from './args';
 /** The one-line JSON shape of a result, shared by `tool --json` and `tools`. */
 export function resultJson(outcome: DispatchOutcome): string {
   const { result } = outcome;
-  return JSON.stringify({ tool: outcome.tool, status: result.status, content: result.content, metadata: result.metadata, ...(result.display ? { display: result.display } : {}) });
+  return JSON.stringify({ tool: outcome.tool, status: result.status, content: result.content, ...(result.providerContent !== undefined ? { providerContent: result.providerContent } : {}), metadata: result.metadata, ...(result.display ? { display: result.display } : {}) });
 }
 
 async function loadSettings(file: string | undefined): Promise<Settings> {

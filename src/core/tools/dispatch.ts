@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ToolError, messageOf } from './errors';
+import { withProviderView } from './bash/compression';
 import { failure, type ToolResult } from './result';
 import type { ToolRegistry } from './registry';
 import type { ToolRuntime } from './runtime';
@@ -39,7 +40,8 @@ export async function dispatchTool(registry: ToolRegistry, runtime: ToolRuntime,
   const signal = signals.length ? AbortSignal.any(signals) : new AbortController().signal;
   if (signal.aborted) return { tool: tool.name, result: failure(`${tool.name}: cancelled before it started.`, { cancelled: true }) };
   try {
-    return { tool: tool.name, result: await tool.execute(parsed.data, { runtime, signal, replay: options.replay ?? false }) };
+    const result = await tool.execute(parsed.data, { runtime, signal, replay: options.replay ?? false });
+    return { tool: tool.name, result: withProviderView(tool.name, parsed.data, result, runtime.settings) };
   } catch (err) {
     if (err instanceof ToolError) return { tool: tool.name, result: failure(err.message, { error: err.code }) };
     if (signal.aborted) return { tool: tool.name, result: failure(`${tool.name}: cancelled.`, { cancelled: true }) };

@@ -1,7 +1,13 @@
 /** What every tool returns. `content` is provider-visible and already capped by the tool itself. */
 export interface ToolResult {
   status: 'success' | 'error';
+  /** The raw text: shown locally, kept in the session, and sent to the provider unless `providerContent` is set. */
   content: string;
+  /**
+   * What the provider sees instead of `content` when set (a compressed summary of `bash` output,
+   * see `tools/bash/compression`). Never replaces `content` locally nor in the session.
+   */
+  providerContent?: string;
   /** Small typed facts for the visible block and for Mission Control. */
   metadata: ToolMetadata;
   /** Display-only data (a diff); never sent to the model nor written to the provider transcript. */
