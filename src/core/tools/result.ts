@@ -26,6 +26,11 @@ export function success(content: string, metadata: ToolMetadata = {}, display?: 
   return display ? { status: 'success', content, metadata, display } : { status: 'success', content, metadata };
 }
 
+/** The text a provider request carries for this result: `providerContent` when set, else `content`. */
+export function providerText(result: ToolResult): string {
+  return result.providerContent ?? result.content;
+}
+
 export function failure(content: string, metadata: ToolMetadata = {}): ToolResult {
   return { status: 'error', content, metadata };
 }

@@ -8,7 +8,7 @@ import { COMPRESSION_RULES, OUTPUT_COMPRESSION_KEY, compressOutput, findRule, si
 import { defineTool } from '../../../../../../src/core/tools/definition';
 import { dispatchTool } from '../../../../../../src/core/tools/dispatch';
 import { ToolRegistry } from '../../../../../../src/core/tools/registry';
-import { failure, success } from '../../../../../../src/core/tools/result';
+import { failure, providerText, success } from '../../../../../../src/core/tools/result';
 import { tempWorkspace, type TempWorkspace } from '../../../../helpers/workspace';
 
 const FIXTURES = path.resolve(__dirname, '../../../../../fixtures/compression');
@@ -89,6 +89,8 @@ describe('bash output compression: the setting and the provider view', () => {
     const viewed = withProviderView('bash', { command: 'git status' }, result, on);
     assert.equal(viewed.content, raw);
     assert.match(viewed.providerContent ?? '', /^\[compressed git-status output: 52 lines → 34\. .*\]\nbranch: main\nstaged: 0, unstaged: 50, untracked: 0\nunstaged:\n {2}modified: src\/file0\.ts\n[^]* {2}… 20 more$/);
+    assert.equal(providerText(viewed), viewed.providerContent);
+    assert.equal(providerText(result), raw);
     const legacy = withProviderView('bash', { command: 'git status' }, result, new Settings({ 'tools.output_compression.enabled': true }));
     assert.equal(legacy.providerContent, viewed.providerContent);
   });
