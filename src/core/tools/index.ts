@@ -1,3 +1,4 @@
+import { bashTool } from './bash';
 import type { ToolDefinition } from './definition';
 import { findTool } from './find';
 import { grepTool } from './grep';
@@ -8,7 +9,7 @@ import { ToolRegistry } from './registry';
 import { writeTool } from './write';
 
 /** Every built-in tool of the core, in no particular order (the registry orders them). */
-export const BUILTIN_TOOLS: readonly ToolDefinition[] = [readTool, hashEditTool, writeTool, findTool, listFilesTool, grepTool];
+export const BUILTIN_TOOLS: readonly ToolDefinition[] = [readTool, hashEditTool, writeTool, bashTool, findTool, listFilesTool, grepTool];
 
 /** A registry holding every built-in tool. */
 export function createDefaultRegistry(): ToolRegistry {

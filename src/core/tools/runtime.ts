@@ -20,6 +20,8 @@ export interface ToolRuntimeOptions {
   signal?: AbortSignal;
   /** Home and environment in which the walker finds git's and Perforce's user files; defaults to this process's. */
   walkEnvironment?: WalkEnvironment;
+  /** Names of environment variables holding keys the host keeps in SecretStorage; `bash` strips them from its child's environment. */
+  secretEnvNames?: readonly string[];
 }
 
 /** Limits of one walk; the defaults are the seed's (100,000 entries, 10 s). */
@@ -46,12 +48,14 @@ export class ToolRuntime {
     readonly files: FilePort,
     readonly signal: AbortSignal | undefined,
     readonly walkEnvironment: WalkEnvironment,
+    /** Extra environment names `bash` never passes to a command (besides the built-in credential list). */
+    readonly secretEnvNames: readonly string[],
   ) {}
 
   static async create(options: ToolRuntimeOptions): Promise<ToolRuntime> {
     const root = await fsp.realpath(options.root);
     if (!(await fsp.stat(root)).isDirectory()) throw new Error(`workspace root ${options.root} is not a directory`);
-    return new ToolRuntime(root, options.settings ?? new Settings(), options.files ?? new NodeFilePort(), options.signal, options.walkEnvironment ?? processEnvironment());
+    return new ToolRuntime(root, options.settings ?? new Settings(), options.files ?? new NodeFilePort(), options.signal, options.walkEnvironment ?? processEnvironment(), options.secretEnvNames ?? []);
   }
 
   /**
