@@ -110,8 +110,13 @@ export const cargoTest: CompressionRule = {
     const compile = diagnostics(lines);
     if (results.length === 0 && compile.lines.length === 0) return undefined;
     const verdict = exitCode === 0 ? 'ok' : 'FAILED';
-    const out = [`cargo test: ${verdict} (${exitText(exitCode)}): ${totals.passed} passed, ${totals.failed} failed, ${totals.ignored} ignored, ${totals['filtered out']} filtered out in ${plural(results.length, 'test binary', 'test binaries')}`];
-    if (compile.errors > 0) out.push(`compile: ${plural(compile.errors, 'error')}`, ...bounded(compile.lines.filter((l) => l.startsWith('error')), MAX_DIAGNOSTICS));
+    const out = results.length === 0
+      ? [`cargo test: did not compile (${exitText(exitCode)}): ${plural(compile.errors, 'error')}`]
+      : [`cargo test: ${verdict} (${exitText(exitCode)}): ${totals.passed} passed, ${totals.failed} failed, ${totals.ignored} ignored, ${totals['filtered out']} filtered out in ${plural(results.length, 'test binary', 'test binaries')}`];
+    if (compile.errors > 0) {
+      if (results.length > 0) out.push(`compile: ${plural(compile.errors, 'error')}`);
+      out.push(...bounded(compile.lines.filter((l) => l.startsWith('error')), MAX_DIAGNOSTICS, results.length > 0 ? '  ' : ''));
+    }
     if (failed.length) out.push('failed tests:');
     for (const name of failed.slice(0, MAX_FAILURES)) {
       out.push(`  ${name}`, ...(panics.get(name) ?? []).map((l) => `    ${l}`));

@@ -39,8 +39,9 @@ export const pytest: CompressionRule = {
       }
     }
     flush();
+    // The duration is dropped so the same results always give the same summary.
     return [
-      `pytest: ${summary} (${exitText(exitCode)})`,
+      `pytest: ${summary.replace(/ in [\d.]+s( \([^)]*\))?$/, '')} (${exitText(exitCode)})`,
       ...bounded(failed, MAX_FAILURES, ''),
       ...details.slice(0, MAX_FAILURES * (MAX_ASSERTION_LINES + 2)),
     ].join('\n');
