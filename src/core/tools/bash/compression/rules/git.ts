@@ -69,11 +69,13 @@ export const gitDiff: CompressionRule = {
         files.push(file);
       } else if (!file) continue;
       else if (line.startsWith('@@')) file.hunks.push(line);
+      // Inside a hunk every +/- line counts (even one whose text starts with `++`); the `---`/`+++`
+      // file headers only come before a file's first hunk.
+      else if (file.hunks.length && line.startsWith('+')) file.added++;
+      else if (file.hunks.length && line.startsWith('-')) file.removed++;
       else if (/^(new file mode|deleted file mode)/.test(line)) file.notes.push(line.startsWith('new') ? 'new' : 'deleted');
       else if (line.startsWith('rename from')) file.notes.push('renamed');
       else if (line.startsWith('Binary files')) file.notes.push('binary');
-      else if (line.startsWith('+') && !line.startsWith('+++') && file.hunks.length) file.added++;
-      else if (line.startsWith('-') && !line.startsWith('---') && file.hunks.length) file.removed++;
     }
     if (files.length === 0) return undefined;
     const added = files.reduce((n, f) => n + f.added, 0);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { resultJson } from '../../../../../../src/cli/toolCommands';
@@ -67,6 +69,49 @@ describe('bash output compression: commands', () => {
     assert.ok(out);
     assert.match(out.text, /staged: 0, unstaged: 0, untracked: 100/);
     assert.match(out.text, / {2}file029\.txt\n {2}… 70 more$/);
+  });
+});
+
+describe('bash output compression: bounds and edge cases', () => {
+  it('counts hunk lines whose text starts with ++ or --, and bounds files and hunks', () => {
+    const file = (i: number): string => `diff --git a/f${i}.txt b/f${i}.txt\nindex 1..2 100644\n--- a/f${i}.txt\n+++ b/f${i}.txt\n` +
+      Array.from({ length: 10 }, (_, h) => `@@ -${h * 10 + 1},2 +${h * 10 + 1},2 @@\n---old\n+++new\n context`).join('\n');
+    const out = compressOutput('git diff', Array.from({ length: 40 }, (_, i) => file(i)).join('\n'), 0);
+    assert.ok(out);
+    assert.match(out.text, /\n40 files changed, \+400 -400\nf0\.txt \(\+10 -10\)\n {2}@@ -1,2 \+1,2 @@\n/);
+    assert.match(out.text, / {2}@@ -71,2 \+71,2 @@\n {2}… 2 more\nf1\.txt/);
+    assert.match(out.text, /\nf29\.txt \(\+10 -10\)\n[^]*\n… 10 more files$/);
+  });
+
+  it('bounds tsc errors at 50 across files', () => {
+    const raw = Array.from({ length: 70 }, (_, i) => `src/f${Math.floor(i / 20)}.ts(${i + 1},1): error TS2322: Type 'string' is not assignable to type 'number'.`).join('\n');
+    const out = compressOutput('npx tsc', raw, 2);
+    assert.ok(out);
+    assert.match(out.text, /\ntsc: 70 errors in 4 files \(exit 2\)\nsrc\/f0\.ts\n/);
+    assert.match(out.text, /\nsrc\/f2\.ts\n(?: {2}\(\d+,1\) TS2322: .*\n){10} {2}… 10 more\n… more errors in 1 file$/);
+  });
+});
+
+describe('bash output compression: live git', () => {
+  it('summarizes what this machine’s git prints now, not only the recorded fixtures', async () => {
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'magi-compress-git-'));
+    try {
+      const git = (...args: string[]): string => execFileSync('git', ['-c', 'color.ui=never', '-c', 'user.email=t@example.com', '-c', 'user.name=T', ...args], { cwd: dir, encoding: 'utf8' });
+      git('init', '-q', '-b', 'main');
+      await fsp.writeFile(path.join(dir, 'a.txt'), Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n') + '\n');
+      git('add', '.');
+      git('commit', '-q', '-m', 'init');
+      await fsp.writeFile(path.join(dir, 'a.txt'), Array.from({ length: 30 }, (_, i) => (i === 3 || i === 25 ? `changed ${i}` : `line ${i}`)).join('\n') + '\n');
+      await fsp.writeFile(path.join(dir, 'new.txt'), 'new\n');
+      const status = compressOutput('git status', git('status'), 0);
+      assert.ok(status);
+      assert.match(status.text, /\nbranch: main\nstaged: 0, unstaged: 1, untracked: 1\nunstaged:\n {2}modified: a\.txt\nuntracked:\n {2}new\.txt$/);
+      const diff = compressOutput('git diff', git('diff'), 0);
+      assert.ok(diff);
+      assert.match(diff.text, /\n1 file changed, \+2 -2\na\.txt \(\+2 -2\)\n {2}@@ -1,7 \+1,7 @@\n {2}@@ -23,7 \+23,7 @@ line 21$/);
+    } finally {
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
