@@ -1,6 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
+import { createDefaultRegistry } from '../../../../../src/core/tools';
+import { dispatchTool } from '../../../../../src/core/tools/dispatch';
+import { ToolRuntime } from '../../../../../src/core/tools/runtime';
 import { tempWorkspace, type TempWorkspace } from '../../../helpers/workspace';
 import { markedProcesses, pidsIn, running, waitForPids } from './procs';
 
@@ -100,6 +103,30 @@ describe('bash tool', function () {
     }
   });
 
+  it('strips the names the runtime holds in secret storage', async () => {
+    process.env.MAGI_TEST_SECRET = 'hidden';
+    try {
+      const runtime = await ToolRuntime.create({ root: ws.root, secretEnvNames: ['MAGI_TEST_SECRET'] });
+      const { result } = await dispatchTool(createDefaultRegistry(), runtime, 'bash', { command: 'echo "[${MAGI_TEST_SECRET-unset}]"', intent: 'env' });
+      assert.equal(result.content, '[unset]\n[exit 0]');
+    } finally {
+      delete process.env.MAGI_TEST_SECRET;
+    }
+  });
+
+  it('refuses a cwd outside the root when capabilities.tools.bash.absolute_paths is false', async () => {
+    const strict = await tempWorkspace({ 'capabilities.tools.bash.absolute_paths': false });
+    try {
+      const r = await strict.run('bash', { command: 'touch ran', intent: 'x', cwd: path.dirname(strict.root) });
+      assert.equal(r.status, 'error');
+      assert.match(r.content, /capabilities\.tools\.bash\.absolute_paths is false/);
+      assert.equal((await ws.run('bash', { command: 'pwd', intent: 'x', cwd: path.dirname(ws.root) })).content, `${path.dirname(ws.root)}\n[exit 0]`);
+      assert.equal(existsSync(path.join(path.dirname(strict.root), 'ran')), false);
+    } finally {
+      await strict.cleanup();
+    }
+  });
+
   it('shows binary and invalid UTF-8 output lossily and says so', async () => {
     const r = await ws.run('bash', { command: "printf '\\xff\\xfe\\x00abc'", intent: 'binary' });
     assert.equal(r.status, 'success');
@@ -126,6 +153,14 @@ describe('bash tool', function () {
     const r = await pending;
     assert.equal(r.metadata.cancelled, true);
     assert.match(r.content, /^\[cancelled; killed with SIGTERM; cleanup: killed \d+ processes; none left\]$/);
+    assert.deepEqual(pids.filter(running), []);
+  });
+
+  it('escalates to SIGKILL when the tree ignores SIGTERM', async () => {
+    const r = await ws.run('bash', { command: "trap '' TERM; echo $$ >> pids; sleep 100 & echo $! >> pids; wait", intent: 'stubborn', timeout: 1 });
+    const pids = await pidsIn(path.join(ws.root, 'pids'));
+    assert.equal(r.metadata.signal, 'SIGKILL');
+    assert.match(r.content, /^\[timed out after 1 s; killed with SIGKILL; cleanup: killed 2 processes; none left\]$/);
     assert.deepEqual(pids.filter(running), []);
   });
 
