@@ -115,6 +115,26 @@ describe('bash output compression: live git', () => {
   });
 });
 
+describe('bash output compression: with the real bash tool', () => {
+  let ws: TempWorkspace;
+  afterEach(() => ws.cleanup());
+
+  it('gives the provider a summary and keeps the raw output and closing line in content', async () => {
+    ws = await tempWorkspace({ 'tools.output_compression.enabled': true });
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`src/file${String(i).padStart(2, '0')}.ts`] = `export const n${i} = ${i};\n`;
+    await ws.files(files);
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: ws.root });
+    execFileSync('git', ['add', 'src'], { cwd: ws.root });
+    const result = await ws.run('bash', { command: 'git status', intent: 'see what changed' });
+    assert.equal(result.status, 'success');
+    assert.match(result.content, /^On branch main\n[^]*\tnew file: {3}src\/file39\.ts\n\n\[exit 0\]$/);
+    assert.match(result.providerContent ?? '', /^\[compressed git-status output: 46 lines → 35\. [^\n]*\]\nbranch: main\nNo commits yet\nstaged: 40, unstaged: 0, untracked: 0\nstaged:\n {2}new file: src\/file00\.ts\n[^]*\n {2}new file: src\/file29\.ts\n {2}… 10 more\n\[exit 0\]$/);
+    const piped = await ws.run('bash', { command: 'git status | cat', intent: 'raw output' });
+    assert.equal(piped.providerContent, undefined);
+  });
+});
+
 describe('bash output compression: the setting and the provider view', () => {
   const raw = 'On branch main\nChanges not staged for commit:\n' + Array.from({ length: 50 }, (_, i) => `\tmodified:   src/file${i}.ts`).join('\n') + '\n';
   const on = new Settings({ capabilities: { tools: { output_compression: { enabled: true } } } });
