@@ -50,7 +50,16 @@ export function shellInvocation(command: string, platform: NodeJS.Platform = pro
   return ['/bin/bash', ['-lc', command]];
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** `promise`, or `fallback` after `ms`; the timer is cleared so it never holds the process open. */
+async function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Never throws; a shell that cannot start is reported in `spawnError`. */
 export async function runCommand(options: RunOptions): Promise<RunOutcome> {
@@ -111,14 +120,14 @@ export async function runCommand(options: RunOptions): Promise<RunOutcome> {
   } else {
     cleanup = await killRun(id, child.pid, kill);
   }
-  const exit = await Promise.race([exited, sleep(2000).then(() => ({ code: null, signal: null }))]);
+  const exit = await within(exited, 2000, { code: null, signal: null });
   // A survivor may still hold the pipes open; stop reading rather than wait for it.
   const drained = Promise.all([child.stdout, child.stderr].map((s) => (s && !s.closed ? new Promise((r) => s.once('close', r)) : undefined)));
-  if ((await Promise.race([drained.then(() => true), sleep(1000).then(() => false)])) === false) {
+  if (!(await within(drained.then(() => true), 1000, false))) {
     child.stdout?.destroy();
     child.stderr?.destroy();
   }
-  await Promise.race([settled, sleep(500)]);
+  await within(settled, 500, undefined);
 
   return {
     exitCode: exit.code,

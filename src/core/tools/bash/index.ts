@@ -62,7 +62,7 @@ export const bashTool = defineTool({
       tailBytes: TAIL_BYTES,
     });
     const metadata = metadataOf(args.intent, args.command, cwdDisplay, outcome);
-    const content = contentOf(outcome, timeoutS);
+    const content = contentOf(outcome, timeoutS, cwdDisplay);
     return outcome.exitCode === 0 && !outcome.timedOut && !outcome.cancelled ? success(content, metadata) : failure(content, metadata);
   },
 });
@@ -91,14 +91,14 @@ function metadataOf(intent: string, command: string, cwd: string, o: RunOutcome)
 }
 
 /** The bounded output, then one bracketed line that says how the command ended. */
-function contentOf(o: RunOutcome, timeoutS: number): string {
+function contentOf(o: RunOutcome, timeoutS: number, cwd: string): string {
   const lines: string[] = [];
   if (o.output.text !== '') lines.push(o.output.text.endsWith('\n') ? o.output.text.slice(0, -1) : o.output.text);
   if (o.output.binary) lines.push('[output held bytes that are not valid UTF-8 (or NUL); they are shown as U+FFFD]');
   const killedWith = o.signal ? `killed with ${o.signal}` : 'killed';
   const cleanup = describeCleanup(o.cleanup);
   let end: string;
-  if (o.spawnError !== undefined) end = `[could not start the shell: ${o.spawnError}]`;
+  if (o.spawnError !== undefined) end = `[could not start the shell in ${cwd}: ${o.spawnError}]`;
   else if (o.timedOut) end = `[timed out after ${timeoutS} s; ${killedWith}; cleanup: ${cleanup}]`;
   else if (o.cancelled) end = `[cancelled; ${killedWith}; cleanup: ${cleanup}]`;
   else if (o.exitCode === null) end = `[terminated by ${o.signal ?? 'an unknown cause'}]`;

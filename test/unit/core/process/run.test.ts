@@ -51,3 +51,12 @@ describe('runCommand start-and-cancel', function () {
     console.log(`      ${ITERATIONS} start-and-cancel runs in ${Math.round(performance.now() - start)} ms`);
   });
 });
+
+describe('runCommand', () => {
+  it('reports a shell that cannot start instead of throwing', async () => {
+    const outcome = await runCommand({ command: 'echo out', cwd: '/nonexistent-magi-dir', env: {}, timeoutMs: 5000, signal: new AbortController().signal, headBytes: 64, tailBytes: 64 });
+    assert.match(outcome.spawnError ?? '', /ENOENT/);
+    assert.equal(outcome.exitCode, null);
+    assert.equal(outcome.output.bytesSeen, 0);
+  });
+});
