@@ -8,11 +8,11 @@ import { runCommand } from '../../../../src/core/process/run';
 import { markedProcesses } from '../tools/bash/procs';
 
 /**
- * The issue asks for 1,000 iterations. One start-and-cancel costs ~35 ms here (spawn, the /proc
- * scans — ~4 ms each in this sandbox — and the SIGTERM poll), so 1,000 take ~35 s; the suite runs
- * 500. `MAGI_BASH_LOOP=1000 npx mocha …` runs the full count (it passed at 1,000 too).
+ * The issue's 1,000 iterations. One start-and-cancel costs ~35 ms here (spawn, the /proc scans —
+ * ~4 ms each in this sandbox — and the SIGTERM poll), so the loop takes ~35 s;
+ * `MAGI_BASH_LOOP=100 npx mocha …` runs a shorter one while iterating locally.
  */
-const ITERATIONS = Number(process.env.MAGI_BASH_LOOP ?? 500);
+const ITERATIONS = Number(process.env.MAGI_BASH_LOOP ?? 1000);
 
 describe('runCommand start-and-cancel', function () {
   this.timeout(120_000);
