@@ -17,6 +17,12 @@ export const MARKER_ENV = 'MAGI_BASH_RUN';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Errors of a /proc read that mean "that process is gone or not ours", never "scan failed". */
+const GONE = new Set(['ENOENT', 'ESRCH', 'EACCES', 'EPERM']);
+function isGone(err: unknown): boolean {
+  return GONE.has((err as NodeJS.ErrnoException | undefined)?.code ?? '');
+}
+
 export interface CleanupReport {
   /** Distinct processes that were alive and got a signal. */
   killed: number;
@@ -35,16 +41,19 @@ function markedPids(id: string): number[] {
   let names: string[];
   try {
     names = readdirSync('/proc');
-  } catch {
-    return [];
+  } catch (err) {
+    // No /proc at all: the caller's tree walk is all there is. Any other failure is not "none left".
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
   }
   const out: number[] = [];
   for (const name of names) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
       if (readFileSync(`/proc/${name}/environ`).includes(needle)) out.push(Number(name));
-    } catch {
+    } catch (err) {
       // Exited while we looked, or another user's: it cannot carry our marker.
+      if (!isGone(err)) throw err;
     }
   }
   return out;
@@ -60,14 +69,16 @@ function treePids(root: number): number[] {
     let tasks: string[];
     try {
       tasks = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
+    } catch (err) {
+      if (isGone(err)) continue;
+      throw err;
     }
     for (const task of tasks) {
       try {
         for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'latin1').split(' ')) if (child.trim() !== '') queue.push(Number(child));
-      } catch {
+      } catch (err) {
         // Gone, or a kernel without children lists: the marker still finds them.
+        if (!isGone(err)) throw err;
       }
     }
   }
@@ -92,7 +103,9 @@ export function isAlive(pid: number): boolean {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
     const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
     return state !== 'Z' && state !== 'X';
-  } catch {
+  } catch (err) {
+    // Without /proc (not Linux) kill(0) above is the only evidence; on Linux a missing entry means gone.
+    if (!isGone(err)) throw err;
     return process.platform !== 'linux';
   }
 }
@@ -101,8 +114,10 @@ function signal(pid: number, sig: NodeJS.Signals): boolean {
   try {
     process.kill(pid, sig);
     return true;
-  } catch {
-    return false;
+  } catch (err) {
+    // Already gone (ESRCH) or not ours (EPERM): nothing to signal.
+    if (isGone(err)) return false;
+    throw err;
   }
 }
 

@@ -45,7 +45,10 @@ export const bashTool = defineTool({
     let cwdDisplay = '.';
     if (args.cwd !== undefined) {
       const resolved = await runtime.resolve('bash', args.cwd, 'directory');
-      const stat = await fsp.stat(resolved.absolute).catch(() => undefined);
+      const stat = await fsp.stat(resolved.absolute).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
+        throw new ToolError(`bash: cwd ${resolved.display} cannot be used (${err.code ?? err.message}). Nothing was run.`, 'io');
+      });
       if (!stat) throw new ToolError(`bash: cwd ${resolved.display} does not exist; create it first or pick an existing directory. Nothing was run.`, 'not_found');
       if (!stat.isDirectory()) throw new ToolError(`bash: cwd ${resolved.display} is not a directory. Nothing was run.`);
       cwd = resolved.absolute;
