@@ -2,6 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { ToolError } from '../tools/errors';
 import { absolutePathsKey, type Settings } from '../settings';
+import { errnoOf as errno, isWithin, toSlashes } from './paths';
 
 /** A path a tool may use, after every containment rule has been applied. */
 export interface ResolvedPath {
@@ -21,19 +22,6 @@ export interface ContainmentScope {
   /** Canonical (realpath) workspace root. */
   root: string;
   settings: Settings;
-}
-
-function isWithin(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-function toSlashes(p: string): string {
-  return p.split(path.sep).join('/');
-}
-
-function errno(err: unknown): string | undefined {
-  return (err as NodeJS.ErrnoException | undefined)?.code;
 }
 
 /** Realpath of the deepest existing ancestor of `abs`, with the missing tail appended. */

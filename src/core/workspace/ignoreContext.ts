@@ -5,6 +5,7 @@ import { DIR, FILE, SYMLINK, childPath, type Listing, type ListingCache } from '
 import { compareEntry } from './pathOrder';
 import { perforceRules } from './perforce';
 import type { WalkEnvironment } from './types';
+import { errnoOf as errno, isWithin, toSlashes } from '../fs/paths';
 
 /** Everything a walk of one directory needs to know before it reads that directory. */
 export interface WalkContext {
@@ -29,15 +30,6 @@ export interface WalkContext {
   agents: string[];
   /** Folders and rule or configuration files that could not be read; counted on during the walk. */
   errors: number;
-}
-
-export function isWithin(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-function toSlashes(p: string): string {
-  return path.sep === '/' ? p : p.split(path.sep).join('/');
 }
 
 /** Index of a non-directory entry in a sorted listing, or -1. */
@@ -78,10 +70,6 @@ export function withOwnRules(ctx: WalkContext, cache: ListingCache, dirAbs: stri
     key += ',' + rules.id;
   }
   return { layers, key };
-}
-
-function errno(err: unknown): string | undefined {
-  return (err as NodeJS.ErrnoException | undefined)?.code;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
+import { errnoOf } from '../../fs/paths';
 
 /**
  * Opening never follows a final symlink (it fails instead, like ripgrep, which does not follow
@@ -17,10 +18,6 @@ export interface ReadResult {
   length: number;
   /** The file is larger than the cap: only its first `cap` bytes are there. */
   prefixOnly: boolean;
-}
-
-function errnoOf(err: unknown): string | undefined {
-  return (err as NodeJS.ErrnoException | undefined)?.code;
 }
 
 /** A FIFO, socket or device (a directory or a vanished file is merely unreadable). */

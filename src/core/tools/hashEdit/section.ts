@@ -9,6 +9,7 @@ import { blockOptionsFor } from './blocks';
 import type { LineOp, Section } from './parser';
 import { planEdits } from './plan';
 import { checkTag, checkVisible, rebaseEdits, staleError, stillVisible } from './tags';
+import { errnoOf as errno } from '../../fs/paths';
 
 /**
  * Validation of one section, with nothing written: path, file type, size, tag, visibility,
@@ -38,10 +39,6 @@ export type Prepared =
     }
   | { kind: 'move'; target: Target; dest: ResolvedPath; snapshot: ReadSnapshot }
   | { kind: 'remove'; target: Target };
-
-function errno(err: unknown): string | undefined {
-  return (err as NodeJS.ErrnoException | undefined)?.code;
-}
 
 /** Adds the section's input line to a containment error, keeping its code. */
 async function resolveFor(runtime: ToolRuntime, requested: string, section: Section): Promise<ResolvedPath> {
