@@ -35,6 +35,17 @@ describe('hash_edit validation before any write', () => {
     }
   });
 
+  it('refuses a file that turned into invalid UTF-8 or binary since the read, changing nothing', async () => {
+    for (const bytes of [Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]), Buffer.from([0x61, 0x00, 0x0a])]) {
+      const header = await fileWith(fx, 'enc.txt', 'cafe\n');
+      await put(fx, 'enc.txt', bytes);
+      const result = await edit(fx, `${header}\nSWAP 1:\n+x`);
+      assert.equal(result.status, 'error');
+      assert.match(result.content, /not valid UTF-8|binary file/);
+      assert.deepEqual(await fsp.readFile(abs(fx, 'enc.txt')), bytes);
+    }
+  });
+
   it('refuses a file that does not exist and says to use write', async () => {
     const result = await edit(fx, '[new.txt#ABCDEF]\nINS.HEAD:\n+x');
     assert.equal(result.metadata.error, 'not_found');

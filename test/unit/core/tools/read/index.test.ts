@@ -148,6 +148,9 @@ describe('read', () => {
       const big = await ws.run('read', { paths: ['big.txt'] });
       assert.equal(big.status, 'error');
       assert.match(big.content, /1048577 bytes, over the 1 MiB read cap/);
+      // :raw changes the formatting only, never a cap or a path rule.
+      assert.match((await ws.run('read', { paths: ['big.txt:raw'] })).content, /over the 1 MiB read cap/);
+      assert.match((await ws.run('read', { paths: ['../x.txt:raw'] })).content, /escapes the workspace root/);
     });
 
     it('refuses binary and invalid UTF-8 files with a clear error', async () => {
