@@ -4,6 +4,7 @@ import { Settings } from '../settings';
 import { NodeFilePort, type FilePort } from '../fs/filePort';
 import { resolveToolPath, type PathPurpose, type ResolvedPath } from '../fs/containment';
 import { MutationLocks } from './locks';
+import type { SkillSource } from './skillSource';
 import { SnapshotStore } from './snapshots';
 import { processEnvironment } from '../workspace/environment';
 import { ListingCache } from '../workspace/listingCache';
@@ -22,6 +23,8 @@ export interface ToolRuntimeOptions {
   walkEnvironment?: WalkEnvironment;
   /** Names of environment variables holding keys the host keeps in SecretStorage; `bash` strips them from its child's environment. */
   secretEnvNames?: readonly string[];
+  /** The session's discovered skills, which `read` opens as `skill://` targets; without it they are unavailable. */
+  skills?: SkillSource;
 }
 
 /** Limits of one walk; the defaults are the seed's (100,000 entries, 10 s). */
@@ -50,12 +53,14 @@ export class ToolRuntime {
     readonly walkEnvironment: WalkEnvironment,
     /** Extra environment names `bash` never passes to a command (besides the built-in credential list). */
     readonly secretEnvNames: readonly string[],
+    /** Discovered skills for `skill://` reads; undefined when the session has none. */
+    readonly skills: SkillSource | undefined,
   ) {}
 
   static async create(options: ToolRuntimeOptions): Promise<ToolRuntime> {
     const root = await fsp.realpath(options.root);
     if (!(await fsp.stat(root)).isDirectory()) throw new Error(`workspace root ${options.root} is not a directory`);
-    return new ToolRuntime(root, options.settings ?? new Settings(), options.files ?? new NodeFilePort(), options.signal, options.walkEnvironment ?? processEnvironment(), options.secretEnvNames ?? []);
+    return new ToolRuntime(root, options.settings ?? new Settings(), options.files ?? new NodeFilePort(), options.signal, options.walkEnvironment ?? processEnvironment(), options.secretEnvNames ?? [], options.skills);
   }
 
   /**
