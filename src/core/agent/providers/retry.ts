@@ -18,7 +18,8 @@ export function parseRetryAfter(headers: IncomingHttpHeaders, now = Date.now()):
   const value = headerValue(headers, 'retry-after')?.trim();
   if (!value) return undefined;
   if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
-  const date = Date.parse(value);
+  // An HTTP date names its month; without the letter check Date.parse would read "-5" as a year.
+  const date = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
