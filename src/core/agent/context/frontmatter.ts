@@ -69,6 +69,11 @@ function entriesOf(lines: string[], file: string): Entry[] {
       continue;
     }
     if (line.startsWith('#')) continue;
+    // YAML lets a block list sit at its key's own indentation (`tools:` then `- read`).
+    if (/^-[ \t]/.test(line) && last !== undefined && last.inline === '') {
+      last.block.push(line);
+      continue;
+    }
     const m = KEY.exec(line);
     if (!m) throw new FrontmatterError(file, undefined, `expected "key: value", got "${line}".`);
     const key = m[1] as string;
@@ -125,7 +130,7 @@ function listOf(entry: Entry, file: string): string[] {
   if (inline !== '' && block.length > 0) throw new FrontmatterError(file, key, 'has both an inline value and indented lines; use one form.');
   if (inline === '') {
     return block.filter((l) => l !== '').map((line) => {
-      const m = /^[ \t]+-[ \t]+(.+)$/.exec(line);
+      const m = /^[ \t]*-[ \t]+(.+)$/.exec(line);
       if (!m) throw new FrontmatterError(file, key, `expected a "- item" line, got "${line.trim()}".`);
       return singleScalar((m[1] as string).trim(), key, file);
     });

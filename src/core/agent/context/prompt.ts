@@ -3,7 +3,7 @@ import type { AgentIdentity } from './identities';
 
 /** Everything the system prompt is made of; the same inputs always give the same text. */
 export interface SystemPromptInput {
-  /** Name and description of each tool, in registry order (ToolRegistry.list()). */
+  /** Name and description of each tool the agent may call, in registry order (ToolRegistry.list()), already narrowed to an identity's `tools` by the caller. */
   tools: readonly { name: string; description: string }[];
   /** From loadAgentsFiles: root first, then deeper. */
   agentsFiles: readonly AgentsFile[];

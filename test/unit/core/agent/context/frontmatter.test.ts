@@ -18,6 +18,7 @@ describe('parseFrontmatter', () => {
     assert.deepEqual(parse('---\ntools: [read, "hash_edit", \'a,b\']\n---\n').tools, ['read', 'hash_edit', 'a,b']);
     assert.deepEqual(parse('---\ntools: []\n---\n').tools, []);
     assert.deepEqual(parse('---\ntools:\n  - read\n  - "bash"\n---\n').tools, ['read', 'bash']);
+    assert.deepEqual(parse('---\ntools:\n- read\n- grep\nname: a\n---\n'), { tools: ['read', 'grep'], name: 'a', body: '' });
   });
 
   it('skips other keys, nested values included, without interpreting them', () => {
