@@ -123,6 +123,15 @@ describe('HTTP providers: request bodies', () => {
     });
   });
 
+  it('close() releases the pooled connection', async () => {
+    const provider = createHttpProvider({ kind: 'openai', baseUrl: server.baseUrl, model: 'm' }) as { close?(): Promise<void> } & ReturnType<typeof createHttpProvider>;
+    await drain(provider.stream(REQUEST, new AbortController().signal));
+    assert.equal(server.openSockets(), 1, 'kept alive after the stream');
+    await provider.close?.();
+    for (let i = 0; i < 50 && server.openSockets() > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(server.openSockets(), 0);
+  });
+
   it('Anthropic: the messages URL with or without /v1 and a trailing slash', () => {
     assert.equal(anthropicUrl('https://api.anthropic.com'), 'https://api.anthropic.com/v1/messages');
     assert.equal(anthropicUrl('https://api.anthropic.com/'), 'https://api.anthropic.com/v1/messages');
