@@ -19,6 +19,8 @@ async function main(argv: readonly string[]): Promise<number> {
       case 'tools':
         await (await import('./cli/toolCommands.js')).runToolStream(parsed.positionals, parsed.options, controller.signal);
         return 0;
+      case 'run':
+        return await (await import('./cli/run.js')).runTask(parsed.positionals, parsed.options, controller.signal);
       case 'files':
         await (await import('./cli/files.js')).runFiles(parsed.positionals, parsed.options, controller.signal);
         return 0;

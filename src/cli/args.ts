@@ -9,7 +9,22 @@ export interface CommonOptions {
   json: boolean;
   /** `magi files` only: the walker's entry limit (default 100,000). */
   maxEntries: number | undefined;
+  /** `magi run` only: provider kind, base URL, model and session file. */
+  provider: string | undefined;
+  baseUrl: string | undefined;
+  model: string | undefined;
+  session: string | undefined;
 }
+
+/** Options that take a value, by flag (both `--flag VALUE` and `--flag=VALUE` are accepted). */
+const VALUE_OPTIONS = {
+  '--cwd': 'cwd',
+  '--settings': 'settingsFile',
+  '--provider': 'provider',
+  '--base-url': 'baseUrl',
+  '--model': 'model',
+  '--session': 'session',
+} as const satisfies Record<string, keyof CommonOptions>;
 
 export interface ParsedArgs {
   command: string | undefined;
@@ -31,6 +46,15 @@ export const USAGE = `Usage:
       excludes file and Perforce rules applied, hidden files skipped. The scan stops after N
       entries (default 100000, directories included) and 10 s; an incomplete scan says so on
       stderr and still exits 0.
+  magi run "TASK" [--provider openai|anthropic] [--base-url URL] [--model M] [--session FILE]
+           [--cwd DIR] [--settings FILE] [--json]
+      Run the agent on TASK in DIR without prompting (what it may run or write follows the
+      settings). The key comes from MAGI_API_KEY, else OPENAI_API_KEY / ANTHROPIC_API_KEY; the
+      model from --model or MAGI_MODEL; the base URL defaults to the provider's public API
+      (MAGI_BASE_URL overrides). --session FILE resumes that session when it exists and creates
+      it otherwise (default: a new file under DIR/.magi/sessions/). Prints the streamed answer
+      and one line per tool call (--json: the activity events as JSON Lines). Exits 0 when the
+      task completes, 1 when it fails or hits the turn limit, 130 when interrupted.
   magi --help | --version
 
 --cwd defaults to the current directory. The settings file is JSON in the newer seed's keys
@@ -45,7 +69,7 @@ function entryCount(text: string): number {
 /** Parses argv after the script name. Flags may appear anywhere; `--` ends flags. */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const positionals: string[] = [];
-  const options: CommonOptions = { cwd: process.cwd(), settingsFile: undefined, json: false, maxEntries: undefined };
+  const options: CommonOptions = { cwd: process.cwd(), settingsFile: undefined, json: false, maxEntries: undefined, provider: undefined, baseUrl: undefined, model: undefined, session: undefined };
   let help = false;
   let version = false;
   for (let i = 0; i < argv.length; i++) {
@@ -58,12 +82,11 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (arg === '--') {
       positionals.push(...argv.slice(i + 1));
       break;
-    } else if (arg === '--cwd') options.cwd = value();
-    else if (arg.startsWith('--cwd=')) options.cwd = arg.slice('--cwd='.length);
-    else if (arg === '--settings') options.settingsFile = value();
-    else if (arg.startsWith('--settings=')) options.settingsFile = arg.slice('--settings='.length);
+    }
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    if (flag in VALUE_OPTIONS) options[VALUE_OPTIONS[flag as keyof typeof VALUE_OPTIONS]] = inline ?? value();
     else if (arg === '--json') options.json = true;
-    else if (arg === '--max-entries' || arg.startsWith('--max-entries=')) options.maxEntries = entryCount(arg.startsWith('--max-entries=') ? arg.slice('--max-entries='.length) : value());
+    else if (flag === '--max-entries') options.maxEntries = entryCount(inline ?? value());
     else if (arg === '--help' || arg === '-h') help = true;
     else if (arg === '--version' || arg === '-v') version = true;
     else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);

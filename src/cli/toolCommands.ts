@@ -1,34 +1,15 @@
-import { promises as fsp } from 'node:fs';
 import * as readline from 'node:readline';
-import { Settings, type SettingsTree } from '../core/settings';
 import { dispatchTool, type DispatchOutcome } from '../core/tools/dispatch';
 import { createDefaultRegistry } from '../core/tools';
 import { formatVisible } from '../core/tools/result';
 import { ToolRuntime } from '../core/tools/runtime';
 import { UsageError, type CommonOptions } from './args';
+import { loadSettings } from './settingsFile';
 
 /** The one-line JSON shape of a result, shared by `tool --json` and `tools`. */
 export function resultJson(outcome: DispatchOutcome): string {
   const { result } = outcome;
   return JSON.stringify({ tool: outcome.tool, status: result.status, content: result.content, ...(result.providerContent !== undefined ? { providerContent: result.providerContent } : {}), metadata: result.metadata, ...(result.display ? { display: result.display } : {}) });
-}
-
-async function loadSettings(file: string | undefined): Promise<Settings> {
-  if (file === undefined) return new Settings();
-  let text: string;
-  try {
-    text = await fsp.readFile(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read settings file ${file}: ${(err as Error).message}`);
-  }
-  let tree: unknown;
-  try {
-    tree = JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`settings file ${file} is not valid JSON: ${(err as Error).message}`);
-  }
-  if (typeof tree !== 'object' || tree === null || Array.isArray(tree)) throw new UsageError(`settings file ${file} must hold a JSON object`);
-  return new Settings(tree as SettingsTree);
 }
 
 async function createRuntime(options: CommonOptions, signal: AbortSignal): Promise<ToolRuntime> {

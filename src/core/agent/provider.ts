@@ -42,6 +42,8 @@ export interface ModelProvider {
   readonly kind: string;
   readonly model: string;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
+  /** Releases pooled connections (keep-alive sockets would hold a CLI process open). */
+  close?(): Promise<void>;
 }
 
 export type ProviderErrorKind =

@@ -5,11 +5,12 @@ import { grepTool } from './grep';
 import { hashEditTool } from './hashEdit';
 import { listFilesTool } from './listFiles';
 import { readTool } from './read';
+import { subagentsTool } from './subagents';
 import { ToolRegistry } from './registry';
 import { writeTool } from './write';
 
 /** Every built-in tool of the core, in no particular order (the registry orders them). */
-export const BUILTIN_TOOLS: readonly ToolDefinition[] = [readTool, hashEditTool, writeTool, bashTool, findTool, listFilesTool, grepTool];
+export const BUILTIN_TOOLS: readonly ToolDefinition[] = [readTool, hashEditTool, writeTool, bashTool, findTool, listFilesTool, grepTool, subagentsTool];
 
 /** A registry holding every built-in tool. */
 export function createDefaultRegistry(): ToolRegistry {

@@ -20,6 +20,11 @@ export type ToolMetadata = Record<string, MetadataValue>;
 export interface ToolDisplay {
   /** Unified diffs of the files a successful edit changed. */
   diffs?: { path: string; diff: string }[];
+  /**
+   * What a person sees instead of `content` (subagents: only the aggregate summary, while the
+   * parent model gets each task's bounded answer).
+   */
+  visibleOutput?: string;
 }
 
 export function success(content: string, metadata: ToolMetadata = {}, display?: ToolDisplay): ToolResult {
@@ -33,6 +38,11 @@ export function providerText(result: ToolResult): string {
 
 export function failure(content: string, metadata: ToolMetadata = {}): ToolResult {
   return { status: 'error', content, metadata };
+}
+
+/** The output a person sees: the display's replacement when a tool gives one, else the content. */
+export function visibleOutput(result: ToolResult): string {
+  return result.display?.visibleOutput ?? result.content;
 }
 
 /** Metadata keys rendered as their own visible line, in this order, before the generic ones. */
@@ -56,6 +66,7 @@ export function formatVisible(result: ToolResult): string {
     if (value === undefined) continue;
     lines.push(`${key.toUpperCase()}: ${renderValue(value)}`);
   }
-  if (result.content.length > 0) lines.push('OUTPUT:', result.content);
+  const output = visibleOutput(result);
+  if (output.length > 0) lines.push('OUTPUT:', output);
   return lines.join('\n');
 }

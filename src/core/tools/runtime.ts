@@ -8,6 +8,7 @@ import type { SkillSource } from './skillSource';
 import { SnapshotStore } from './snapshots';
 import { processEnvironment } from '../workspace/environment';
 import { ListingCache } from '../workspace/listingCache';
+import type { SubagentRunner } from './subagents/port';
 import type { WalkEnvironment, WalkResult } from '../workspace/types';
 import { walkWorkspace } from '../workspace/walker';
 
@@ -33,34 +34,76 @@ export interface WalkLimits {
   timeoutMs?: number;
 }
 
+type RuntimeParts = Pick<ToolRuntime, 'root' | 'settings' | 'files' | 'signal' | 'walkEnvironment' | 'secretEnvNames' | 'skills' | 'subagents' | 'locks' | 'listings'>;
+
 /**
  * One session's tool state: workspace root, settings, per-file mutation locks, read snapshots,
  * the directory listing cache (`fs_cache`) and the session's cancellation signal. Tools receive
  * it through their context.
  */
 export class ToolRuntime {
-  readonly locks = new MutationLocks();
+  /** Canonical (realpath) root. */
+  readonly root: string;
+  readonly settings: Settings;
+  readonly files: FilePort;
+  readonly signal: AbortSignal | undefined;
+  readonly walkEnvironment: WalkEnvironment;
+  /** Extra environment names `bash` never passes to a command (besides the built-in credential list). */
+  readonly secretEnvNames: readonly string[];
+  /** Discovered skills for `skill://` reads; undefined when the session has none. */
+  readonly skills: SkillSource | undefined;
+  /** The agent running this runtime, for the `subagents` tool; undefined outside an agent run. */
+  readonly subagents: SubagentRunner | undefined;
+  /** Per-file mutation locks, shared with every runtime derived from this one (subagents). */
+  readonly locks: MutationLocks;
+  /** Directory listings (never file bytes) shared by every walking tool of the session and its subagents. */
+  readonly listings: ListingCache;
+  /** What each `read` showed, for `hash_edit`: each agent has its own. */
   readonly snapshots = new SnapshotStore();
-  /** Directory listings (never file bytes) shared by every walking tool of the session. */
-  readonly listings = new ListingCache();
 
-  private constructor(
-    /** Canonical (realpath) root. */
-    readonly root: string,
-    readonly settings: Settings,
-    readonly files: FilePort,
-    readonly signal: AbortSignal | undefined,
-    readonly walkEnvironment: WalkEnvironment,
-    /** Extra environment names `bash` never passes to a command (besides the built-in credential list). */
-    readonly secretEnvNames: readonly string[],
-    /** Discovered skills for `skill://` reads; undefined when the session has none. */
-    readonly skills: SkillSource | undefined,
-  ) {}
+  private constructor(parts: RuntimeParts) {
+    this.root = parts.root;
+    this.settings = parts.settings;
+    this.files = parts.files;
+    this.signal = parts.signal;
+    this.walkEnvironment = parts.walkEnvironment;
+    this.secretEnvNames = parts.secretEnvNames;
+    this.skills = parts.skills;
+    this.subagents = parts.subagents;
+    this.locks = parts.locks;
+    this.listings = parts.listings;
+  }
 
   static async create(options: ToolRuntimeOptions): Promise<ToolRuntime> {
     const root = await fsp.realpath(options.root);
     if (!(await fsp.stat(root)).isDirectory()) throw new Error(`workspace root ${options.root} is not a directory`);
-    return new ToolRuntime(root, options.settings ?? new Settings(), options.files ?? new NodeFilePort(), options.signal, options.walkEnvironment ?? processEnvironment(), options.secretEnvNames ?? [], options.skills);
+    return new ToolRuntime({
+      root,
+      settings: options.settings ?? new Settings(),
+      files: options.files ?? new NodeFilePort(),
+      signal: options.signal,
+      walkEnvironment: options.walkEnvironment ?? processEnvironment(),
+      secretEnvNames: options.secretEnvNames ?? [],
+      skills: options.skills,
+      subagents: undefined,
+      locks: new MutationLocks(),
+      listings: new ListingCache(),
+    });
+  }
+
+  /**
+   * A runtime for another agent of the same session tree (the agent itself once its skills are
+   * found, or a subagent): same root, settings, files, signal, mutation locks and listing cache;
+   * fresh read snapshots, since a `hash_edit` may only use what its own agent read. Skills are
+   * inherited unless given; `subagents` is the new agent's runner.
+   */
+  derive(parts: { skills?: SkillSource; subagents?: SubagentRunner }): ToolRuntime {
+    return new ToolRuntime({ ...this.partsOf(), skills: parts.skills ?? this.skills, subagents: parts.subagents });
+  }
+
+  private partsOf(): RuntimeParts {
+    const { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings } = this;
+    return { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings };
   }
 
   /**

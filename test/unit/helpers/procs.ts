@@ -1,6 +1,6 @@
 /** Process checks for the bash tests (Linux /proc). */
 import { promises as fsp, readdirSync, readFileSync } from 'node:fs';
-import { isAlive } from '../../../../../src/core/process/kill';
+import { isAlive } from '../../../src/core/process/kill';
 
 /**
  * Every command these tests start inherits this variable, so the marker scans below see only

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { childEnvironment } from '../../../../src/core/process/env';
 import { runCommand } from '../../../../src/core/process/run';
-import { markedProcesses } from '../tools/bash/procs';
+import { markedProcesses } from '../../helpers/procs';
 
 /**
  * The issue's 1,000 iterations. One start-and-cancel costs ~35 ms here (spawn, the /proc scans —

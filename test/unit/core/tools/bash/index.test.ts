@@ -5,7 +5,7 @@ import { createDefaultRegistry } from '../../../../../src/core/tools';
 import { dispatchTool } from '../../../../../src/core/tools/dispatch';
 import { ToolRuntime } from '../../../../../src/core/tools/runtime';
 import { tempWorkspace, type TempWorkspace } from '../../../helpers/workspace';
-import { markedProcesses, pidsIn, running, waitForPids } from './procs';
+import { markedProcesses, pidsIn, running, waitForPids } from '../../../helpers/procs';
 
 const NESTED = `echo $$ >> pids; bash -c 'echo $$ >> pids; sleep 100 & echo $! >> pids; bash -c "echo \\$\\$ >> pids; sleep 100 & echo \\$! >> pids; wait" & wait'`;
 const NESTED_PIDS = 5;

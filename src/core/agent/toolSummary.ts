@@ -1,0 +1,53 @@
+import type { ToolMetadata } from '../tools/result';
+
+/**
+ * The safe facts a pending tool card shows before the call ends, after the seeds' visible-output
+ * rules: `read` its requested paths, `write` path and size, `hash_edit` its input bytes and the
+ * files it names, `bash` its intent. Never file contents, replacement payloads or command text
+ * (a command line may carry a secret; its intent is written for people).
+ */
+export function pendingSummary(tool: string, args: unknown): ToolMetadata {
+  const a = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
+  const str = (key: string): string | undefined => (typeof a[key] === 'string' ? (a[key] as string) : undefined);
+  const out: ToolMetadata = {};
+  const put = (key: string, value: string | number | readonly string[] | undefined): void => {
+    if (value !== undefined) out[key] = value;
+  };
+  switch (tool) {
+    case 'read':
+      put('paths', Array.isArray(a.paths) ? a.paths.filter((p): p is string => typeof p === 'string') : str('path') === undefined ? undefined : [str('path') as string]);
+      break;
+    case 'write':
+      put('path', str('path'));
+      put('bytes', str('content') === undefined ? undefined : Buffer.byteLength(str('content') as string));
+      break;
+    case 'hash_edit': {
+      const input = str('input') ?? '';
+      put('input_bytes', Buffer.byteLength(input));
+      const paths = [...input.matchAll(/^\[(.+)#[0-9a-fA-F]{6}\]\s*$/gm)].map((m) => m[1] as string);
+      put('paths', paths.length ? [...new Set(paths)] : undefined);
+      break;
+    }
+    case 'bash':
+      put('intent', str('intent'));
+      put('cwd', str('cwd'));
+      break;
+    case 'grep':
+      put('patterns', Array.isArray(a.patterns) ? a.patterns.filter((p): p is string => typeof p === 'string').slice(0, 8) : str('pattern') === undefined ? undefined : [str('pattern') as string]);
+      put('path', str('path'));
+      break;
+    case 'find':
+      put('query', str('query'));
+      put('path', str('path'));
+      break;
+    case 'list_files':
+      put('path', str('path') ?? '.');
+      break;
+    case 'subagents':
+      put('tasks', Array.isArray(a.tasks) ? a.tasks.length : undefined);
+      break;
+    default:
+      break;
+  }
+  return out;
+}
