@@ -2,7 +2,8 @@
  * The HTTP layer under both providers: one undici Agent per provider (connection reuse, connect
  * timeout), POSTs with the headers timeout, and the byte-idle watchdog. The watchdog is undici's
  * `bodyTimeout`: it measures the gap between body chunks on the socket and pauses while the consumer
- * applies backpressure, so a slow consumer never reads as a stalled server.
+ * applies backpressure, so a slow consumer never reads as a stalled server. undici's timers tick about
+ * every half second, so a timeout fires up to about a second late: noise next to the 90 s default.
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import type { ProviderTiming } from '../provider';

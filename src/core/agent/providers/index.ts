@@ -1,5 +1,5 @@
 /** The HTTP model providers: OpenAI-compatible Chat Completions and Anthropic Messages, over undici. */
-import { DEFAULT_PROVIDER_TIMING, ProviderError, type HttpProviderConfig, type ModelProvider, type ModelRequest, type StreamEvent } from '../provider';
+import { DEFAULT_PROVIDER_TIMING, ProviderError, type HttpProviderConfig, type ModelProvider, type ModelRequest, type ProviderTiming, type StreamEvent } from '../provider';
 import { AnthropicDecoder, anthropicPost } from './anthropic';
 import type { ProviderContext } from './errors';
 import { createAgent } from './http';
@@ -22,7 +22,9 @@ export function createHttpProvider(config: HttpProviderConfig): ModelProvider {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ProviderError(`${config.kind} provider: base URL must start with http:// or https:// (got ${url.protocol}).`, 'connect');
   }
-  const timing = { ...DEFAULT_PROVIDER_TIMING, ...config.timing };
+  // Fields set to undefined (an unset setting passed through) keep their defaults instead of erasing them.
+  const overrides = Object.fromEntries(Object.entries(config.timing ?? {}).filter(([, value]) => value !== undefined));
+  const timing: ProviderTiming = { ...DEFAULT_PROVIDER_TIMING, ...overrides };
   const extraHeaders = config.headers ?? {};
   const ctx: ProviderContext = {
     kind: config.kind,

@@ -5,7 +5,7 @@
  */
 import type { Agent } from 'undici';
 import { ProviderError, type StreamEvent } from '../provider';
-import { afterAttempts, cancelledError, disconnectedError, excerpt, httpError, toProviderError, type ProviderContext } from './errors';
+import { afterAttempts, cancelledError, disconnectedError, excerpt, httpError, toProviderError, where, type ProviderContext } from './errors';
 import { postJson, readErrorBody, type HttpResponse, type JsonPost } from './http';
 import { parseRetryAfter, retryDelayMs, sleep } from './retry';
 import { SseParser, type SseMessage } from './sse';
@@ -62,7 +62,7 @@ async function* decodeBody(response: HttpResponse, decoder: WireDecoder, ctx: Pr
       // A server that ignored `stream: true`, or reports an error with status 200.
       const text = await readErrorBody(response);
       throw new ProviderError(
-        `${ctx.kind} provider at ${ctx.host} answered with JSON instead of an event stream: ${excerpt(text, ctx.secrets)}. Check that the base URL points at a streaming ${ctx.kind}-compatible API.`,
+        `${where(ctx)} answered with JSON instead of an event stream: ${excerpt(text, ctx.secrets)}. Check that the base URL points at a streaming ${ctx.kind}-compatible API.`,
         'malformed',
       );
     }
