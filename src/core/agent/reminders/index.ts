@@ -1,0 +1,3 @@
+export * from './rules';
+export * from './config';
+export * from './monitor';
