@@ -109,14 +109,16 @@ export async function loadSession(file: string): Promise<LoadedSession> {
       const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
       throw new SessionError(`${file}:${line.number}: not a valid session event${where}: ${issue?.message ?? 'invalid'} (${quote(line.text)})`, 'corrupt', file);
     }
+    if ((parsed.data.type === 'session_start') !== (events.length === 0)) {
+      const why = events.length === 0 ? 'the first event must be session_start' : 'session_start may only be the first event';
+      throw new SessionError(`${file}:${line.number}: ${why}; the file is not one session`, 'corrupt', file);
+    }
     events.push(parsed.data);
     validBytes = line.end;
   }
 
   const start = events[0];
-  if (start?.type !== 'session_start') {
-    throw new SessionError(`${file}: the first event must be session_start (the file is empty or not a session)`, 'corrupt', file);
-  }
+  if (start?.type !== 'session_start') throw new SessionError(`${file}: no session_start event; the file is empty or not a session`, 'corrupt', file);
   return { events, start, tornTail: skipped > 0, skipped, validBytes };
 }
 
@@ -144,7 +146,8 @@ async function syncDirectory(dir: string): Promise<void> {
 /**
  * An open session file. `append` is serialized and durable (resolved = on disk). After a failed write
  * the file may end in a partial line, so every later append fails too; reopen the file with `open`,
- * which cuts the partial line off.
+ * which cuts the partial line off. One writer per file: nothing stops two processes from opening the
+ * same session, and their lines would interleave (whole, thanks to O_APPEND, but out of order).
  */
 export class SessionFile {
   private queue: Promise<unknown> = Promise.resolve();

@@ -149,12 +149,15 @@ describe('session file', () => {
     await assert.rejects(loadSession(file), /s\.jsonl:2: not a valid session event at status/);
   });
 
-  it('refuses a file that does not start with session_start', async () => {
+  it('refuses a file that is not exactly one session', async () => {
     await fs.mkdir(path.dirname(file), { recursive: true });
+    const start = '{"type":"session_start","at":1,"v":1,"id":"s","cwd":"/w","provider":"p","model":"m","createdAt":1}';
     await fs.writeFile(file, '{"type":"user","text":"hi","at":1}\n');
-    await assert.rejects(loadSession(file), /first event must be session_start/);
+    await assert.rejects(loadSession(file), /s\.jsonl:1: the first event must be session_start/);
+    await fs.writeFile(file, `${start}\n${start}\n`);
+    await assert.rejects(loadSession(file), /s\.jsonl:2: session_start may only be the first event/);
     await fs.writeFile(file, '');
-    await assert.rejects(loadSession(file), /first event must be session_start/);
+    await assert.rejects(loadSession(file), /no session_start event; the file is empty/);
   });
 
   it('names default session files by date and a url-safe random id', () => {
