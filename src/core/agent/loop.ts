@@ -55,17 +55,17 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   let turn = 0;
 
   emit({ type: 'run_start', task: options.task, cwd: options.runtime.root, provider: provider.kind, model: provider.model, sessionFile: options.sessionFile ?? null, resumed: (options.history?.length ?? 0) > 0 });
-  await session?.append({ type: 'user', at: Date.now(), text: options.task });
+  await session?.append({ type: 'user', text: options.task });
 
   const finish = async (outcome: RunOutcome, error?: string): Promise<AgentRunResult> => {
     if (error !== undefined) emit({ type: 'error', turn: turn || null, kind: outcome, message: error });
-    await session?.append({ type: 'run_end', at: Date.now(), outcome, ...(error !== undefined ? { error } : {}) });
+    await session?.append({ type: 'run_end', outcome, ...(error !== undefined ? { error } : {}) });
     emit({ type: 'run_end', outcome, turns: turn, durationMs: Math.round(performance.now() - started), finalText, ...(error !== undefined ? { error } : {}) });
     return { outcome, finalText, turns: turn, usage, messages, ...(error !== undefined ? { error } : {}) };
   };
   const cancelled = async (tools: string[]): Promise<AgentRunResult> => {
     emit({ type: 'cancelled', turn: turn || null, tools });
-    await session?.append({ type: 'cancelled', at: Date.now(), turn: turn || null, tools });
+    await session?.append({ type: 'cancelled', turn: turn || null, tools });
     return finish('cancelled');
   };
 
@@ -92,7 +92,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
       if (outcome.kind === 'message') break;
       const { fired } = outcome;
       emit({ type: 'reminder', turn, rule: fired.rule, source: fired.source, attempt });
-      await session?.append({ type: 'ttsr_injection', at: Date.now(), hidden: true, turn, rule: fired.rule, reminder: fired.reminder, source: fired.source });
+      await session?.append({ type: 'ttsr_injection', hidden: true, turn, rule: fired.rule, reminder: fired.reminder, source: fired.source });
       messages.push({ role: 'reminder', content: fired.reminder });
     }
     if (outcome.usage) {
@@ -102,7 +102,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     }
     messages.push(assistantMessage(outcome));
     finalText = outcome.text;
-    await session?.append({ type: 'assistant', at: Date.now(), turn, text: outcome.text, toolCalls: outcome.toolCalls, ...(outcome.usage ? { usage: outcome.usage } : {}) });
+    await session?.append({ type: 'assistant', turn, text: outcome.text, toolCalls: outcome.toolCalls, ...(outcome.usage ? { usage: outcome.usage } : {}) });
     if (outcome.toolCalls.length === 0) return finish('completed');
 
     const tools = await runToolCalls(outcome.toolCalls, { registry, runtime: options.runtime, offered, turn, signal, emit, session });

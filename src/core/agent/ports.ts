@@ -2,11 +2,11 @@
  * What the loop needs from the session file and from token-triggered reminders, kept narrow so
  * the loop can run without either (a subagent without a session file, reminders switched off).
  */
-import type { SessionEvent } from './session/types';
+import type { SessionEventInput } from './session';
 
-/** Appends events durably; the loop awaits each append before it goes on. */
+/** Appends events durably (stamped with the time when `at` is absent); the loop awaits each append before it goes on. */
 export interface SessionRecorder {
-  append(event: SessionEvent): Promise<unknown>;
+  append(event: SessionEventInput): Promise<unknown>;
 }
 
 /** A reminder rule that matched: its name and the text to inject. */

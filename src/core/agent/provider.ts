@@ -13,6 +13,16 @@ export interface ModelRequest {
   tools: readonly ModelToolSpec[];
   /** Upper bound of output tokens for this turn (Anthropic requires one). */
   maxOutputTokens: number;
+  /** Told before each retry's wait, so a person sees why the answer is late. */
+  onRetry?: (retry: ProviderRetry) => void;
+}
+
+export interface ProviderRetry {
+  /** 1 for the first retry. */
+  attempt: number;
+  delayMs: number;
+  /** `HTTP 429`, `connect`, `stalled` … */
+  reason: string;
 }
 
 export type StopReason = 'end' | 'tool_calls' | 'max_tokens' | 'other';

@@ -6,6 +6,7 @@ import { failure, providerText, visibleOutput, type ToolResult } from '../tools/
 import type { ToolRuntime } from '../tools/runtime';
 import type { ChatMessage, ToolCall } from './messages';
 import type { SessionRecorder } from './ports';
+import { toolResultEvent } from './session';
 import { pendingSummary } from './toolSummary';
 
 export interface ToolCallsOptions {
@@ -107,16 +108,6 @@ async function runOne(call: ToolCall, options: ToolCallsOptions): Promise<ChatMe
     tokens: Math.ceil(bytesOut / 4),
     ...(result.display ? { display: result.display } : {}),
   });
-  await options.session?.append({
-    type: 'tool_result',
-    at: Date.now(),
-    turn,
-    callId: call.id,
-    tool: name,
-    status: result.status,
-    content: result.content,
-    ...(result.providerContent !== undefined ? { providerContent: result.providerContent } : {}),
-    metadata: result.metadata,
-  });
+  await options.session?.append(toolResultEvent(turn, call.id, name, result));
   return { role: 'tool', toolCallId: call.id, name, content: forProvider, isError: result.status === 'error' };
 }

@@ -1,6 +1,6 @@
 import type { ActivityBody } from '../activity';
 import type { ChatMessage, ToolCall, Usage } from './messages';
-import { ProviderError, type ModelProvider, type ModelRequest, type StopReason } from './provider';
+import { ProviderError, type ModelProvider, type ModelRequest, type ProviderRetry, type StopReason } from './provider';
 import type { FiredReminder, ReminderAttempt } from './ports';
 
 export type AttemptOutcome =
@@ -34,7 +34,8 @@ export async function streamAttempt(options: AttemptOptions): Promise<AttemptOut
   let fired: FiredReminder | undefined;
   emit({ type: 'message_start', turn });
   try {
-    for await (const event of provider.stream(request, signal)) {
+    const onRetry = (retry: ProviderRetry): void => emit({ type: 'retry', turn, attempt: retry.attempt, delayMs: retry.delayMs, reason: retry.reason });
+    for await (const event of provider.stream({ ...request, onRetry }, signal)) {
       if (event.type === 'text_delta') {
         text += event.text;
         emit({ type: 'text_delta', turn, text: event.text });

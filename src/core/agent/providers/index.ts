@@ -50,7 +50,7 @@ export function createHttpProvider(config: HttpProviderConfig): ModelProvider {
     kind: config.kind,
     model: config.model,
     stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent> {
-      return streamWithRetries(agent, exchange(request), ctx, signal);
+      return streamWithRetries(agent, exchange(request), ctx, signal, request.onRetry);
     },
     /** Closes pooled keep-alive connections once in-flight requests end (idle sockets are unref'd, so this is tidiness, not a must). */
     close: () => agent.close(),

@@ -4,7 +4,7 @@
  * streamed text cannot be replayed without the caller seeing it twice.
  */
 import type { Agent } from 'undici';
-import { ProviderError, type StreamEvent } from '../provider';
+import { ProviderError, type ProviderRetry, type StreamEvent } from '../provider';
 import { afterAttempts, cancelledError, disconnectedError, excerpt, httpError, toProviderError, where, type ProviderContext } from './errors';
 import { postJson, readErrorBody, type HttpResponse, type JsonPost } from './http';
 import { parseRetryAfter, retryDelayMs, sleep } from './retry';
@@ -27,7 +27,7 @@ export interface WireExchange {
   createDecoder(): WireDecoder;
 }
 
-export async function* streamWithRetries(agent: Agent, exchange: WireExchange, ctx: ProviderContext, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+export async function* streamWithRetries(agent: Agent, exchange: WireExchange, ctx: ProviderContext, signal: AbortSignal, onRetry?: (retry: ProviderRetry) => void): AsyncGenerator<StreamEvent> {
   for (let attempt = 0; ; attempt++) {
     if (signal.aborted) throw cancelledError(ctx);
     let yielded = 0;
@@ -50,7 +50,9 @@ export async function* streamWithRetries(agent: Agent, exchange: WireExchange, c
     }
     if (failure.kind === 'cancelled') throw failure;
     if (!failure.retryable || yielded > 0 || attempt >= ctx.timing.maxRetries) throw afterAttempts(failure, attempt + 1);
-    await sleep(retryDelayMs(attempt, ctx.timing, retryAfterMs), signal);
+    const delayMs = retryDelayMs(attempt, ctx.timing, retryAfterMs);
+    onRetry?.({ attempt: attempt + 1, delayMs, reason: failure.status !== undefined ? `HTTP ${failure.status}` : failure.kind });
+    await sleep(delayMs, signal);
   }
 }
 

@@ -147,6 +147,7 @@ describe('agent loop (end to end against the scripted provider)', function () {
     const result = await h.session.run('hi', new AbortController().signal);
     assert.equal(result.outcome, 'completed');
     assert.equal(result.finalText, 'fine');
+    assert.deepEqual(ofType(h.events, 'retry').map((r) => [r.turn, r.attempt, r.reason]), [[1, 1, 'HTTP 429']], 'a person sees why the answer is late');
   });
 
   it('cancelled mid-tool: the shell tree is killed, the run ends cancelled and says so', async () => {
