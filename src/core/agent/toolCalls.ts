@@ -87,7 +87,10 @@ async function runOne(call: ToolCall, options: ToolCallsOptions): Promise<ChatMe
   let result: ToolResult;
   if ('error' in parsed) result = failure(parsed.error);
   else if (tool && !options.offered.has(tool.name)) result = failure(`${tool.name} is not available to this agent; use one of: ${[...options.offered].join(', ')}.`);
-  else result = (await dispatchTool(registry, runtime, call.name, args, { signal: options.signal })).result;
+  else {
+    const progress = (message: string): void => emit({ type: 'tool_update', callId: call.id, tool: name, message });
+    result = (await dispatchTool(registry, runtime, call.name, args, { signal: options.signal, progress })).result;
+  }
   const durationMs = Math.round(performance.now() - started);
   const forProvider = providerText(result);
   const output = visibleOutput(result);

@@ -8,6 +8,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** True when a recorded call is replayed from a session; enables replay-only legacy fields. */
   replay: boolean;
+  /** Reports progress of a long call to whoever watches (the activity stream's tool_update). */
+  progress?: (message: string) => void;
 }
 
 /**

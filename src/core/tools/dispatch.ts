@@ -11,6 +11,8 @@ export interface DispatchOptions {
   signal?: AbortSignal;
   /** Replaying a recorded call from a session (enables replay-only legacy fields). */
   replay?: boolean;
+  /** Receives the tool's progress messages. */
+  progress?: (message: string) => void;
 }
 
 export interface DispatchOutcome {
@@ -40,7 +42,7 @@ export async function dispatchTool(registry: ToolRegistry, runtime: ToolRuntime,
   const signal = signals.length ? AbortSignal.any(signals) : new AbortController().signal;
   if (signal.aborted) return { tool: tool.name, result: failure(`${tool.name}: cancelled before it started.`, { cancelled: true }) };
   try {
-    const result = await tool.execute(parsed.data, { runtime, signal, replay: options.replay ?? false });
+    const result = await tool.execute(parsed.data, { runtime, signal, replay: options.replay ?? false, ...(options.progress ? { progress: options.progress } : {}) });
     return { tool: tool.name, result: withProviderView(tool.name, parsed.data, result, runtime.settings) };
   } catch (err) {
     if (err instanceof ToolError) return { tool: tool.name, result: failure(err.message, { error: err.code }) };

@@ -192,7 +192,9 @@ async function respond(step: ScriptStep, format: Format, request: RecordedReques
     return;
   }
   const calls = 'toolCalls' in step ? step.toolCalls : [];
-  const events = build(step.text ?? 'partial answer that never ends', calls, step);
+  // Only the cut-off steps need text of their own; a tool-call step without text has none.
+  const text = step.text ?? ('toolCalls' in step ? '' : 'partial answer that never ends');
+  const events = build(text, calls, step);
   const cut = 'disconnectAfterEvents' in step ? step.disconnectAfterEvents : 'stallAfterEvents' in step ? step.stallAfterEvents : events.length;
   for (const event of events.slice(0, cut)) {
     if (res.destroyed) return;

@@ -44,7 +44,7 @@ export const subagentsTool = defineTool({
       }
     }
     const tasks = args.tasks.map((t) => ({ task: t.task, ...(t.identity != null ? { identity: t.identity } : {}), ...(t.label != null ? { label: t.label } : {}) }));
-    const results = await runner.run(tasks, ctx.signal);
+    const results = await runner.run(tasks, ctx.signal, (i, r) => ctx.progress?.(`task ${i + 1} of ${tasks.length} ${r.status}${tasks[i]?.label ? `: ${tasks[i]?.label}` : ''}`));
     const perTask = Math.min(runner.maxOutputBytes, Math.floor(MAX_CONTENT_BYTES / tasks.length) - 256);
     const completed = results.filter((r) => r.status === 'completed').length;
     const summary = `summary: total=${results.length} completed=${completed} failed=${results.length - completed}`;

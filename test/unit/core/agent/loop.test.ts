@@ -45,6 +45,7 @@ describe('agent loop (end to end against the scripted provider)', function () {
 
     const events = await h.sessionEvents();
     assert.deepEqual(events.map((e) => e.type), ['session_start', 'user', 'assistant', 'tool_result', 'assistant', 'tool_result', 'assistant', 'tool_result', 'assistant', 'run_end']);
+    assert.deepEqual(events.flatMap((e) => (e.type === 'assistant' ? [[e.text, e.toolCalls.map((c) => c.name)]] : [])), [['', ['read']], ['', ['hash_edit']], ['', ['bash']], ['Done: line 2 is edited.', []]]);
     const edit = events.find((e) => e.type === 'tool_result' && e.tool === 'hash_edit');
     assert.ok(edit && edit.type === 'tool_result' && edit.status === 'success');
     const raw = await fsp.readFile(h.sessionFile, 'utf8');

@@ -49,6 +49,8 @@ describe('subagents (end to end)', function () {
     const end = h.events.find((e): e is Extract<ActivityEvent, { type: 'tool_end' }> => e.type === 'tool_end' && e.agent === 'main');
     assert.equal(end?.output, 'summary: total=3 completed=3 failed=0', 'the visible output is only the aggregate summary');
     assert.deepEqual([...new Set(h.events.map((e) => e.agent))].sort(), ['main', 'main/1', 'main/2', 'main/3']);
+    const updates = h.events.flatMap((e) => (e.type === 'tool_update' ? [e.message] : [])).sort();
+    assert.deepEqual(updates, tasks.map((t, i) => `task ${i + 1} of 3 completed: ${t.label}`).sort(), 'each finished task is reported as it ends');
 
     assert.ok(toolNames(h.server.requests[0]).includes('subagents'), 'the top-level agent may spawn');
     for (const req of h.server.requests.slice(1, 4)) {
