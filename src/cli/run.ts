@@ -1,6 +1,7 @@
 import { AgentSession } from '../core/agent/agentSession';
 import { AgentConfigError } from '../core/agent/config';
 import { ReminderConfigError } from '../core/agent/reminders';
+import { SessionError } from '../core/agent/session';
 import { createHttpProvider } from '../core/agent/providers';
 import { ProviderError, type HttpProviderConfig } from '../core/agent/provider';
 import { createDefaultRegistry } from '../core/tools';
@@ -55,7 +56,7 @@ export async function runTask(positionals: string[], options: CommonOptions, sig
       secretEnvNames: ['MAGI_API_KEY'],
     });
   } catch (err) {
-    if (err instanceof AgentConfigError || err instanceof ReminderConfigError) throw new UsageError(`run: ${err.message}`);
+    if (err instanceof AgentConfigError || err instanceof ReminderConfigError || err instanceof SessionError) throw new UsageError(`run: ${err.message}`);
     throw err;
   }
   const out = (text: string): void => void process.stdout.write(text);
@@ -66,6 +67,11 @@ export async function runTask(positionals: string[], options: CommonOptions, sig
     if (!options.json && result.error !== undefined) process.stderr.write(`magi: ${result.outcome}: ${result.error}\n`);
     if (!options.json && session.sessionFile) process.stderr.write(`magi: session ${session.sessionFile}\n`);
     return EXIT[result.outcome];
+  } catch (err) {
+    // The session file could not be appended to (disk full, removed): the run stopped there.
+    if (!(err instanceof SessionError)) throw err;
+    process.stderr.write(`magi: stopped: ${err.message}\n`);
+    return EXIT.failed;
   } finally {
     await session.close();
     await provider.close?.();

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { ActivityEvent } from '../../../src/core/activity';
-import { runMagi, type MagiRun } from '../helpers/cli';
+import { runMagi, spawnMagi, type MagiRun } from '../helpers/cli';
+import { markedProcesses } from '../helpers/procs';
 import { startScriptedProvider, type ScriptedProvider } from '../helpers/scriptedProvider';
 import { tempDir, writeTree } from '../helpers/tree';
 
@@ -66,6 +67,22 @@ describe('magi run', function () {
     assert.deepEqual(lines.map((l) => l.type), ['session_start', 'user', 'assistant', 'run_end', 'user', 'assistant', 'run_end']);
   });
 
+  it('Ctrl-C cancels the running tool with its shell tree and exits 130', async () => {
+    server = await startScriptedProvider([{ toolCalls: [{ name: 'bash', arguments: { command: 'sleep 60 & sleep 60; wait', intent: 'wait' } }] }]);
+    const child = spawnMagi(['run', 'wait', '--json', '--cwd', root, '--base-url', server.baseUrl], { PATH: process.env.PATH, HOME: home, MAGI_API_KEY: KEY, MAGI_MODEL: 'scripted', MAGI_BASH_TEST_OWNER: process.env.MAGI_BASH_TEST_OWNER });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (stdout.includes('"type":"tool_start"')) child.kill('SIGINT');
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(code, 130, stdout);
+    const events = stdout.trim().split('\n').map((l) => JSON.parse(l) as ActivityEvent);
+    assert.deepEqual(events.filter((e) => e.type === 'cancelled').map((e) => (e as { tools: string[] }).tools), [['bash']]);
+    // The shell's children carry this test's owner mark (MAGI_BASH_TEST_OWNER), so the scan sees exactly them.
+    assert.deepEqual(markedProcesses(), [], 'no shell process outlived the run');
+  });
+
   it('exits 1 on a provider failure, naming it without the key', async () => {
     server = await startScriptedProvider([{ status: 401, body: `{"error":{"message":"Incorrect API key provided: ${KEY}"}}` }]);
     const { code, stdout, stderr } = await magi(['hi', '--base-url', server.baseUrl]);
@@ -96,5 +113,10 @@ describe('magi run', function () {
     const bad = await magi(['hi', '--settings', settings, '--base-url', 'http://127.0.0.1:9']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /agent\.max_turns must be a whole number from 1/);
+    const corrupt = path.join(base, 'corrupt.jsonl');
+    await fsp.writeFile(corrupt, 'not json\n{"type":"user"}\n');
+    const resumed = await magi(['hi', '--session', corrupt, '--base-url', 'http://127.0.0.1:9']);
+    assert.equal(resumed.code, 2);
+    assert.match(resumed.stderr, /corrupt\.jsonl/);
   });
 });
