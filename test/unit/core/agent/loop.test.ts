@@ -64,6 +64,28 @@ describe('agent loop (end to end against the scripted provider)', function () {
     assert.equal(h.events.at(-1)?.type, 'run_end');
   });
 
+  it('builds the system prompt from the tools, AGENTS.md and skills, and reads a skill through read skill://', async () => {
+    h = await agentHarness(
+      [{ toolCalls: [{ name: 'read', arguments: { paths: ['skill://release'] } }] }, { text: 'released', usage: { input: 50, output: 2 } }],
+      {
+        files: {
+          'AGENTS.md': 'Always run npm test before you finish.\n',
+          'pkg/AGENTS.md': 'Code in pkg/ uses tabs.\n',
+          '.magi/skills/release/SKILL.md': '---\nname: release\ndescription: How to cut a release\n---\nTag, then publish.\n',
+        },
+      },
+    );
+    const result = await h.session.run('cut a release', new AbortController().signal);
+    assert.equal(result.outcome, 'completed', result.error);
+    const system = (h.server.requests[0]?.body as { messages: { role: string; content: string }[] }).messages[0];
+    assert.equal(system?.role, 'system');
+    for (const expected of ['## hash_edit', 'Always run npm test before you finish.', 'Code in pkg/ uses tabs.', 'release', 'How to cut a release']) {
+      assert.ok(system?.content.includes(expected), `system prompt lacks ${expected}`);
+    }
+    assert.match(openAiToolMessages(h.server.requests[1]?.body)[0]?.content ?? '', /Tag, then publish\./);
+    assert.deepEqual(ofType(h.events, 'usage').map((u) => [u.inputTokens, u.outputTokens, u.totalInputTokens]), [[50, 2, 50]]);
+  });
+
   it('works the same over the Anthropic wire format', async () => {
     h = await agentHarness(
       [
