@@ -1,6 +1,25 @@
 import * as vscode from 'vscode';
 import { ToolRuntime } from '../core/tools/runtime';
+import type { FilePort } from '../core/fs/filePort';
+import type { CommandApproval } from '../core/tools/approval';
+import type { LanguageServices } from '../core/tools/language/port';
+import type { EditReview } from '../core/tools/review';
 import { SETTINGS_SECTION, readSettings } from './settings';
+
+/** The host's implementations of the core's ports, shared by every folder's runtime. */
+export interface HostPorts {
+  files?: FilePort;
+  languages?: LanguageServices;
+  review?: EditReview;
+  approval?: CommandApproval;
+  /** Environment names of the keys kept in SecretStorage, which `bash` never passes on. */
+  secretEnvNames?: readonly string[];
+}
+
+/** Restricted Mode (an untrusted workspace): the runtime's `restricted` reason, or nothing. */
+export function restriction(): { restricted?: string } {
+  return vscode.workspace.isTrusted ? {} : { restricted: 'this workspace is in Restricted Mode; trust it (Manage Workspace Trust) to let Magi run commands and change files.' };
+}
 
 /**
  * One `ToolRuntime` per workspace folder, kept for the extension's lifetime so that a `read` and a
@@ -13,8 +32,9 @@ export class WorkspaceRuntimes implements vscode.Disposable {
   private readonly lifetime = new AbortController();
   private readonly listeners: vscode.Disposable[];
 
-  constructor() {
+  constructor(private readonly ports: HostPorts = {}) {
     this.listeners = [
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.byRoot.clear()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(SETTINGS_SECTION)) this.byRoot.clear();
       }),
@@ -29,7 +49,7 @@ export class WorkspaceRuntimes implements vscode.Disposable {
     const root = folder.uri.fsPath;
     let runtime = this.byRoot.get(root);
     if (!runtime) {
-      runtime = ToolRuntime.create({ root, settings: readSettings(folder.uri), signal: this.lifetime.signal });
+      runtime = ToolRuntime.create({ root, settings: readSettings(folder.uri), signal: this.lifetime.signal, ...this.ports, ...restriction() });
       const built = runtime;
       // A failed build is not cached: the folder may exist on the next call.
       built.catch(() => {

@@ -1,6 +1,7 @@
 // Runs test/host/suite inside a real VS Code extension host: code-server + headless Chromium.
 // Usage: node test/host/run.mjs        (npm run test:host; needs `npm run build` first)
-// Env: MAGI_HOST_TIMEOUT (seconds, default 300), MAGI_HOST_KEEP=1 keeps the temp state dir.
+// Env: MAGI_HOST_TIMEOUT (seconds, default 300), MAGI_HOST_KEEP=1 keeps the temp state dir,
+//      MAGI_HOST_ONLY=text runs only the suite files whose name contains text (index.ts always).
 // Exit code: the suite's (0 only when every test passed); 1 on timeout or harness failure.
 import * as esbuild from 'esbuild';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -10,7 +11,9 @@ import { format } from 'node:util';
 import { HARNESS_DIR, chromiumOptions, ensureHarness, playwright, startCodeServer, workbenchUrl } from './codeServer.mjs';
 
 const REPO = resolve(HARNESS_DIR, '../..');
-const SUITE_OUT = join(HARNESS_DIR, '.state/suite');
+// One folder per run, so that two runs at once (parallel work on one machine) do not clobber each other.
+const SUITE_OUT = join(HARNESS_DIR, `.state/suite-${process.pid}`);
+const ONLY = process.env.MAGI_HOST_ONLY;
 const TIMEOUT_MS = Number(process.env.MAGI_HOST_TIMEOUT ?? 300) * 1000;
 const SUMMARY_MARK = 'MAGI_HOST_SUMMARY ';
 const t0 = Date.now();
@@ -26,7 +29,9 @@ ensureHarness();
 // host, and `mocha` resolves from the project's node_modules (the output sits inside the repo).
 rmSync(SUITE_OUT, { recursive: true, force: true });
 await esbuild.build({
-  entryPoints: readdirSync(join(HARNESS_DIR, 'suite')).filter((f) => f.endsWith('.ts')).map((f) => join(HARNESS_DIR, 'suite', f)),
+  entryPoints: readdirSync(join(HARNESS_DIR, 'suite'))
+    .filter((f) => f.endsWith('.ts') && (f === 'index.ts' || !ONLY || f.includes(ONLY)))
+    .map((f) => join(HARNESS_DIR, 'suite', f)),
   outdir: SUITE_OUT,
   bundle: true,
   platform: 'node',
@@ -50,7 +55,10 @@ let cleaning;
 const cleanup = () => (cleaning ??= (async () => {
   await browser?.close().catch((err) => console.error(`host tests: closing the browser failed: ${err.message}`));
   await server?.stop();
-  if (!process.env.MAGI_HOST_KEEP) rmSync(stateDir, { recursive: true, force: true, maxRetries: 5 });
+  if (!process.env.MAGI_HOST_KEEP) {
+    rmSync(stateDir, { recursive: true, force: true, maxRetries: 5 });
+    rmSync(SUITE_OUT, { recursive: true, force: true });
+  }
 })());
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {

@@ -3,6 +3,9 @@ import * as path from 'node:path';
 import type { ActivityListener } from '../activity';
 import type { FilePort } from '../fs/filePort';
 import type { Settings } from '../settings';
+import type { CommandApproval } from '../tools/approval';
+import type { LanguageServices } from '../tools/language/port';
+import type { EditReview } from '../tools/review';
 import type { ToolRegistry } from '../tools/registry';
 import { ToolRuntime } from '../tools/runtime';
 import type { WalkEnvironment } from '../workspace/types';
@@ -33,6 +36,11 @@ export interface AgentSessionOptions {
   files?: FilePort;
   walkEnvironment?: WalkEnvironment;
   secretEnvNames?: readonly string[];
+  /** The host's ports (VS Code): language services, edit review, command approval, Restricted Mode. */
+  languages?: LanguageServices;
+  review?: EditReview;
+  approval?: CommandApproval;
+  restricted?: string;
   /** Clock for the prompt's date; tests fix it. */
   now?: () => Date;
 }
@@ -73,6 +81,10 @@ export class AgentSession {
       ...(options.files ? { files: options.files } : {}),
       ...(options.walkEnvironment ? { walkEnvironment: options.walkEnvironment } : {}),
       ...(options.secretEnvNames ? { secretEnvNames: options.secretEnvNames } : {}),
+      ...(options.languages ? { languages: options.languages } : {}),
+      ...(options.review ? { review: options.review } : {}),
+      ...(options.approval ? { approval: options.approval } : {}),
+      ...(options.restricted !== undefined ? { restricted: options.restricted } : {}),
     });
     const discover = { root: base.root, home: base.walkEnvironment.home };
     const [skills, identities] = await Promise.all([discoverSkills(discover), discoverIdentities({ ...discover, tools: options.registry })]);
@@ -137,9 +149,13 @@ export class AgentSession {
     await this.file?.close();
   }
 
-  /** The tools an agent at `depth` is offered: the identity's list, without `subagents` at the maximum depth. */
+  /**
+   * The tools an agent at `depth` is offered: those available in this runtime (no language tools
+   * without an editor, no mutating ones in Restricted Mode), narrowed to the identity's list, and
+   * without `subagents` at the maximum depth.
+   */
   private toolsAt(depth: number, identity: AgentIdentity | undefined): string[] {
-    const all = this.options.registry.names();
+    const all = this.options.registry.list().filter((t) => t.unavailable?.(this.runtime) === undefined).map((t) => t.name);
     const allowed = identity?.tools ? all.filter((n) => identity.tools?.includes(n)) : all;
     return depth < this.limits.subagents.maxDepth ? allowed : allowed.filter((n) => n !== 'subagents');
   }

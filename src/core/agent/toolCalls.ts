@@ -86,7 +86,7 @@ async function runOne(call: ToolCall, options: ToolCallsOptions): Promise<ChatMe
   const started = performance.now();
   let result: ToolResult;
   if ('error' in parsed) result = failure(parsed.error);
-  else if (tool && !options.offered.has(tool.name)) result = failure(`${tool.name} is not available to this agent; use one of: ${[...options.offered].join(', ')}.`);
+  else if (tool && !options.offered.has(tool.name) && tool.unavailable?.(runtime) === undefined) result = failure(`${tool.name} is not available to this agent; use one of: ${[...options.offered].join(', ')}.`);
   else {
     const progress = (message: string): void => emit({ type: 'tool_update', callId: call.id, tool: name, message });
     result = (await dispatchTool(registry, runtime, call.name, args, { signal: options.signal, progress })).result;

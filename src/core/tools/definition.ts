@@ -26,8 +26,19 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   input: S;
   /** A narrower schema offered to providers (read hides its replay-only fields). */
   providerInput?: z.ZodType;
+  /**
+   * Why the tool cannot run in this runtime (no language services in the CLI, Restricted Mode for a
+   * mutating tool), or undefined when it can. Such a tool is not offered to the model, and a call
+   * to it is answered with this reason.
+   */
+  unavailable?(runtime: ToolRuntime): string | undefined;
   /** Never throws for bad input the model can fix: throws ToolError, which dispatch turns into an error result. */
   execute(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** `unavailable` of the tools that change files or run commands: not offered in Restricted Mode. */
+export function unavailableWhenRestricted(runtime: ToolRuntime): string | undefined {
+  return runtime.restricted;
 }
 
 export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): ToolDefinition<S> {

@@ -34,6 +34,8 @@ export async function dispatchTool(registry: ToolRegistry, runtime: ToolRuntime,
   if (!tool) {
     return { tool: name, result: failure(`Unknown tool \`${name}\`. Available tools: ${registry.names().join(', ')}.`) };
   }
+  const unavailable = tool.unavailable?.(runtime);
+  if (unavailable !== undefined) return { tool: tool.name, result: failure(`${tool.name} is not available: ${unavailable}`, { error: 'unavailable' }) };
   const parsed = tool.input.safeParse(rawArgs ?? {});
   if (!parsed.success) {
     return { tool: tool.name, result: failure(describeIssues(tool.name, parsed.error, fieldsOf(tool.providerInput ?? tool.input))) };

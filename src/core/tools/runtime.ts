@@ -8,6 +8,9 @@ import type { SkillSource } from './skillSource';
 import { SnapshotStore } from './snapshots';
 import { processEnvironment } from '../workspace/environment';
 import { ListingCache } from '../workspace/listingCache';
+import type { CommandApproval } from './approval';
+import type { LanguageServices } from './language/port';
+import type { EditReview } from './review';
 import type { SubagentRunner } from './subagents/port';
 import type { WalkEnvironment, WalkResult } from '../workspace/types';
 import { walkWorkspace } from '../workspace/walker';
@@ -26,6 +29,14 @@ export interface ToolRuntimeOptions {
   secretEnvNames?: readonly string[];
   /** The session's discovered skills, which `read` opens as `skill://` targets; without it they are unavailable. */
   skills?: SkillSource;
+  /** The editor's language services (VS Code host); without them the language tools say they need VS Code. */
+  languages?: LanguageServices;
+  /** Reviews `write`/`hash_edit` proposals before they apply (magi.edits.review `before`). */
+  review?: EditReview;
+  /** Decides whether a `bash` command may run; without it every command runs (the CLI never prompts). */
+  approval?: CommandApproval;
+  /** Why mutating tools are not offered (VS Code's Restricted Mode), or undefined in a trusted workspace. */
+  restricted?: string;
 }
 
 /** Limits of one walk; the defaults are the seed's (100,000 entries, 10 s). */
@@ -34,7 +45,7 @@ export interface WalkLimits {
   timeoutMs?: number;
 }
 
-type RuntimeParts = Pick<ToolRuntime, 'root' | 'settings' | 'files' | 'signal' | 'walkEnvironment' | 'secretEnvNames' | 'skills' | 'subagents' | 'locks' | 'listings'>;
+type RuntimeParts = Pick<ToolRuntime, 'root' | 'settings' | 'files' | 'signal' | 'walkEnvironment' | 'secretEnvNames' | 'skills' | 'subagents' | 'locks' | 'listings' | 'languages' | 'review' | 'approval' | 'restricted'>;
 
 /**
  * One session's tool state: workspace root, settings, per-file mutation locks, read snapshots,
@@ -54,6 +65,11 @@ export class ToolRuntime {
   readonly skills: SkillSource | undefined;
   /** The agent running this runtime, for the `subagents` tool; undefined outside an agent run. */
   readonly subagents: SubagentRunner | undefined;
+  readonly languages: LanguageServices | undefined;
+  readonly review: EditReview | undefined;
+  readonly approval: CommandApproval | undefined;
+  /** Why mutating tools are not offered here (Restricted Mode), or undefined. */
+  readonly restricted: string | undefined;
   /** Per-file mutation locks, shared with every runtime derived from this one (subagents). */
   readonly locks: MutationLocks;
   /** Directory listings (never file bytes) shared by every walking tool of the session and its subagents. */
@@ -72,6 +88,10 @@ export class ToolRuntime {
     this.subagents = parts.subagents;
     this.locks = parts.locks;
     this.listings = parts.listings;
+    this.languages = parts.languages;
+    this.review = parts.review;
+    this.approval = parts.approval;
+    this.restricted = parts.restricted;
   }
 
   static async create(options: ToolRuntimeOptions): Promise<ToolRuntime> {
@@ -88,6 +108,10 @@ export class ToolRuntime {
       subagents: undefined,
       locks: new MutationLocks(),
       listings: new ListingCache(),
+      languages: options.languages,
+      review: options.review,
+      approval: options.approval,
+      restricted: options.restricted,
     });
   }
 
@@ -102,8 +126,8 @@ export class ToolRuntime {
   }
 
   private partsOf(): RuntimeParts {
-    const { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings } = this;
-    return { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings };
+    const { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings, languages, review, approval, restricted } = this;
+    return { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings, languages, review, approval, restricted };
   }
 
   /**

@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { recheckBeforeWrite } from '../fs/containment';
-import { defineTool } from './definition';
+import { defineTool, unavailableWhenRestricted } from './definition';
 import { ToolError } from './errors';
 import { success } from './result';
 import { MAX_FILE_BYTES, parseText } from './textDoc';
@@ -17,6 +17,7 @@ export const writeTool = defineTool({
   aliases: [],
   description: DESCRIPTION,
   mutates: true,
+  unavailable: unavailableWhenRestricted,
   input: z.strictObject({
     path: z.string().min(1).describe('File to create or overwrite'),
     content: z.string().describe('The complete new content'),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { childEnvironment } from '../../process/env';
 import { describeCleanup } from '../../process/kill';
 import { runCommand, type RunOutcome } from '../../process/run';
-import { defineTool } from '../definition';
+import { defineTool, unavailableWhenRestricted } from '../definition';
 import { ToolError } from '../errors';
 import { failure, success, type ToolMetadata } from '../result';
 import { BASH_DESCRIPTION, DEFAULT_TIMEOUT_S, HEAD_BYTES, MAX_TIMEOUT_S, TAIL_BYTES } from './description';
@@ -29,6 +29,7 @@ export const bashTool = defineTool({
   description: BASH_DESCRIPTION,
   // A command can change anything; run it in order with the other mutating calls of a turn.
   mutates: true,
+  unavailable: unavailableWhenRestricted,
   input,
   async execute(args, ctx) {
     const { runtime, signal } = ctx;

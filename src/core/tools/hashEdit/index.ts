@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../definition';
+import { defineTool, unavailableWhenRestricted } from '../definition';
 import { commitAll } from './commit';
 import { HASH_EDIT_DESCRIPTION } from './description';
 import { formatResult } from './output';
@@ -22,6 +22,7 @@ export const hashEditTool = defineTool({
   aliases: [],
   description: HASH_EDIT_DESCRIPTION,
   mutates: true,
+  unavailable: unavailableWhenRestricted,
   input: hashEditInput,
   async execute(args, ctx) {
     const sections = parseInput(args.input);
