@@ -4,7 +4,10 @@ import { z } from 'zod';
 import { recheckBeforeWrite } from '../fs/containment';
 import { defineTool, unavailableWhenRestricted } from './definition';
 import { ToolError } from './errors';
+import { withEditDiagnostics } from './language/afterEdit';
+import { requireApproval } from './reviewGate';
 import { success } from './result';
+import type { ToolRuntime } from './runtime';
 import { MAX_FILE_BYTES, parseText } from './textDoc';
 
 const DESCRIPTION = `Create a file or replace a file's whole content. Parent folders are created. Use hash_edit to change part of an existing file.
@@ -29,7 +32,7 @@ export const writeTool = defineTool({
       throw new ToolError(`write: content is ${bytes.byteLength} bytes, over the 1 MiB cap; split the file or generate it with a command.`, 'too_large');
     }
     const resolved = await runtime.resolve('write', args.path, 'write');
-    return runtime.locks.withLocks([resolved.canonical], async () => {
+    const result = await runtime.locks.withLocks([resolved.canonical], async () => {
       const existing = await fsp.lstat(resolved.absolute).catch((err: NodeJS.ErrnoException) => {
         if (err.code === 'ENOENT') return undefined;
         throw err;
@@ -39,9 +42,13 @@ export const writeTool = defineTool({
       }
       const createdFolder = await ensureParentFolder(resolved.display, path.dirname(resolved.absolute));
       try {
+        if (runtime.review) {
+          const before = existing ? await currentText(runtime, resolved.absolute, existing.size, signal) : null;
+          await requireApproval(runtime, { tool: 'write', files: [{ path: resolved.absolute, display: resolved.display, before, after: args.content }] }, signal);
+        }
         await runtime.files.writeFile(resolved.absolute, bytes, { beforeCommit: () => recheckBeforeWrite('write', resolved), signal });
       } catch (err) {
-        // A failed write leaves nothing behind, not even the folders it made for the file.
+        // A failed or rejected write leaves nothing behind, not even the folders it made for the file.
         if (createdFolder !== undefined) await fsp.rm(createdFolder, { recursive: true, force: true });
         throw err;
       }
@@ -52,8 +59,25 @@ export const writeTool = defineTool({
         created: !existing,
       });
     });
+    // Outside the lock: waiting for the language service must not hold up other edits of the file.
+    return withEditDiagnostics(result, runtime, [resolved.absolute], signal);
   },
 });
+
+/**
+ * What the reviewer sees as the file's current text (an editor's unsaved text through the port).
+ * `write` may replace any regular file, so a file over the cap or not in UTF-8 is described, not shown.
+ */
+async function currentText(runtime: ToolRuntime, absolute: string, size: number, signal: AbortSignal): Promise<string> {
+  if (size > MAX_FILE_BYTES) return `(${size} bytes, too large to show)`;
+  const bytes = await runtime.files.readFile(absolute, signal);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (err) {
+    if (err instanceof TypeError) return `(${bytes.byteLength} bytes, not UTF-8 text)`;
+    throw err;
+  }
+}
 
 /** Creates the missing parent folders; returns the top one it created, if any. */
 async function ensureParentFolder(display: string, dir: string): Promise<string | undefined> {

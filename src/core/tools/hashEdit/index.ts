@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { defineTool, unavailableWhenRestricted } from '../definition';
+import { withEditDiagnostics } from '../language/afterEdit';
 import { commitAll } from './commit';
 import { HASH_EDIT_DESCRIPTION } from './description';
 import { formatResult } from './output';
 import { parseInput } from './parser';
+import { proposalOf } from './proposal';
+import { requireApproval } from '../reviewGate';
 import { prepareSection, resolveTargets, type Prepared } from './section';
 
 export { HASH_EDIT_DESCRIPTION } from './description';
@@ -15,7 +18,7 @@ const hashEditInput = z.strictObject({
 /**
  * `hash_edit`: line-anchored edits of existing files, checked against the session's read
  * snapshots. Phases: parse the whole input; resolve every path; then, holding the mutation locks
- * of all files involved (MV destinations included), validate every section and only then commit.
+ * of all files involved (MV destinations included), validate every section, ask the reviewer (if any), and only then commit.
  */
 export const hashEditTool = defineTool({
   name: 'hash_edit',
@@ -28,15 +31,23 @@ export const hashEditTool = defineTool({
     const sections = parseInput(args.input);
     const targets = await resolveTargets(sections, ctx.runtime);
     const keys = targets.flatMap((t) => (t.dest ? [t.resolved.canonical, t.dest.canonical] : [t.resolved.canonical]));
-    return ctx.runtime.locks.withLocks(keys, async () => {
-      const prepared: Prepared[] = [];
+    const prepared: Prepared[] = [];
+    const result = await ctx.runtime.locks.withLocks(keys, async () => {
       for (const target of targets) {
         ctx.signal.throwIfAborted();
         prepared.push(await prepareSection(target, ctx.runtime, ctx.signal));
       }
       ctx.signal.throwIfAborted();
+      await requireApproval(ctx.runtime, proposalOf(prepared), ctx.signal);
       await commitAll(prepared, ctx.runtime, ctx.signal);
       return formatResult(prepared);
     });
+    // Outside the locks: waiting for the language service must not hold up other edits.
+    return withEditDiagnostics(result, ctx.runtime, editedPaths(prepared), ctx.signal);
   },
 });
+
+/** The files whose content an edit changed or moved (removed files have no diagnostics left). */
+function editedPaths(prepared: readonly Prepared[]): string[] {
+  return prepared.flatMap((item) => (item.kind === 'edit' ? [item.target.resolved.absolute] : item.kind === 'move' ? [item.dest.absolute] : []));
+}

@@ -38,7 +38,8 @@ export type Prepared =
       recovered: boolean;
     }
   | { kind: 'move'; target: Target; dest: ResolvedPath; snapshot: ReadSnapshot }
-  | { kind: 'remove'; target: Target };
+  /** `text`: the file's current content, for the review of the removal. */
+  | { kind: 'remove'; target: Target; text: string };
 
 /** Adds the section's input line to a containment error, keeping its code. */
 async function resolveFor(runtime: ToolRuntime, requested: string, section: Section): Promise<ResolvedPath> {
@@ -123,7 +124,7 @@ export async function prepareSection(target: Target, runtime: ToolRuntime, signa
   if (first?.kind === 'MV' || first?.kind === 'REM') {
     // Whole-file ops act on content the model may not have seen, so they need the current tag.
     if (!tag.fresh || !tag.snapshot) throw staleError(section, display, `${first.kind} needs the newest tag of the unchanged file`);
-    if (first.kind === 'REM') return { kind: 'remove', target };
+    if (first.kind === 'REM') return { kind: 'remove', target, text };
     if (!target.dest) throw new Error('hash_edit: MV section without a resolved destination');
     await checkDestinationFree(target.dest, section);
     return { kind: 'move', target, dest: target.dest, snapshot: tag.snapshot };

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { createDefaultRegistry } from '../../../../src/core/tools';
+import { dispatchTool } from '../../../../src/core/tools/dispatch';
+import type { ReviewDecision } from '../../../../src/core/tools/review';
+import { ToolRuntime } from '../../../../src/core/tools/runtime';
+import { ScriptedReview } from '../../helpers/review';
 import { tempWorkspace, type TempWorkspace } from '../../helpers/workspace';
 
 describe('write', () => {
@@ -83,5 +88,50 @@ describe('write', () => {
     await Promise.all(contents.map((content) => ws.run('write', { path: 'race.txt', content })));
     assert.ok(contents.includes(await ws.text('race.txt')));
     assert.deepEqual(await fsp.readdir(ws.root), ['race.txt']);
+  });
+
+  describe('with a reviewer', () => {
+    async function reviewed(decision: ReviewDecision, args: { path: string; content: string }) {
+      const shown: string[] = [];
+      const review = new ScriptedReview(decision, async () => {
+        shown.push(await fsp.readFile(path.join(ws.root, args.path), 'utf8').catch(() => '(absent)'));
+      });
+      const runtime = await ToolRuntime.create({ root: ws.root, review });
+      const { result } = await dispatchTool(createDefaultRegistry(), runtime, 'write', args);
+      return { result, review, shown };
+    }
+
+    it('rejected: leaves an existing file byte-for-byte unchanged and says so', async () => {
+      await ws.files({ 'keep.txt': 'old\r\ntext\n' });
+      const { result, review, shown } = await reviewed('reject', { path: 'keep.txt', content: 'new\n' });
+      assert.equal(result.status, 'error');
+      assert.equal(result.content, 'rejected by the user: the write was not applied; keep.txt is unchanged. Do not retry the same change; ask the person what they want instead.');
+      assert.equal(result.metadata['error'], 'declined');
+      assert.deepEqual(review.proposals, [{ tool: 'write', files: [{ path: path.join(ws.root, 'keep.txt'), display: 'keep.txt', before: 'old\r\ntext\n', after: 'new\n' }] }]);
+      assert.deepEqual(shown, ['old\r\ntext\n']);
+      assert.equal(await ws.text('keep.txt'), 'old\r\ntext\n');
+    });
+
+    it('rejected: a new file is not created, nor the folders made for it', async () => {
+      const { result, review } = await reviewed('reject', { path: 'new/deep/file.txt', content: 'x\n' });
+      assert.match(result.content, /^rejected by the user: the write was not applied; new\/deep\/file\.txt was not created\./);
+      assert.equal(review.proposals[0]?.files[0]?.before, null);
+      assert.deepEqual(await fsp.readdir(ws.root), []);
+    });
+
+    it('accepted: asked before the first byte is written, then writes exactly the proposed text', async () => {
+      await ws.files({ 'a.txt': 'before\n' });
+      const { result, shown } = await reviewed('accept', { path: 'a.txt', content: 'after\r\n' });
+      assert.equal(result.status, 'success', result.content);
+      assert.deepEqual(shown, ['before\n']);
+      assert.equal(await ws.text('a.txt'), 'after\r\n');
+    });
+
+    it('shows a file that is not UTF-8 as a description, not as text', async () => {
+      await ws.files({ 'bin.dat': Buffer.from([0xff, 0xfe, 0x00]) });
+      const { review } = await reviewed('reject', { path: 'bin.dat', content: 'text\n' });
+      assert.equal(review.proposals[0]?.files[0]?.before, '(3 bytes, not UTF-8 text)');
+      assert.deepEqual([...(await fsp.readFile(path.join(ws.root, 'bin.dat')))], [0xff, 0xfe, 0x00]);
+    });
   });
 });
