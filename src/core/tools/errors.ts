@@ -26,6 +26,8 @@ export type ToolErrorCode =
   | 'unseen_line'
   | 'conflict'
   | 'cancelled'
+  /** The person declined: a bash command's approval prompt, an edit's review. */
+  | 'declined'
   | 'io';
 
 /** Message of any thrown value, for wrapping unexpected failures into a ToolError. */

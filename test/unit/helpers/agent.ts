@@ -12,6 +12,7 @@ import { createHttpProvider } from '../../../src/core/agent/providers';
 import { loadSession, type SessionEvent } from '../../../src/core/agent/session';
 import { Settings, type SettingsTree } from '../../../src/core/settings';
 import { createDefaultRegistry } from '../../../src/core/tools';
+import type { CommandApproval } from '../../../src/core/tools/approval';
 import { startScriptedProvider, type ScriptStep, type ScriptedProvider } from './scriptedProvider';
 
 export interface AgentHarness {
@@ -34,6 +35,10 @@ export interface HarnessOptions {
   settings?: SettingsTree;
   files?: Record<string, string>;
   timing?: Partial<ProviderTiming>;
+  /** The host's command approval port (VS Code asks the person). */
+  approval?: CommandApproval;
+  /** Restricted Mode's reason, as the host passes it for an untrusted workspace. */
+  restricted?: string;
 }
 
 const FAST: Partial<ProviderTiming> = { maxRetries: 2, baseRetryDelayMs: 10, maxRetryDelayMs: 200, idleMs: 2_000, connectMs: 2_000, headersMs: 5_000 };
@@ -64,6 +69,8 @@ export async function agentHarness(steps: ScriptStep[], options: HarnessOptions 
       sessionFile,
       walkEnvironment: { home, env: {}, platform: process.platform },
       now: () => new Date('2026-11-30T12:00:00Z'),
+      ...(options.approval ? { approval: options.approval } : {}),
+      ...(options.restricted !== undefined ? { restricted: options.restricted } : {}),
     });
   const session = await open();
   const events: ActivityEvent[] = [];

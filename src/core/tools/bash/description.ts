@@ -16,4 +16,5 @@ Arguments: {"command": "npm test", "intent": "run the unit tests after the fix",
 Output: stdout and stderr interleaved in arrival order, at most 64 KiB: the first and last ~32 KiB are kept and the middle is replaced by "[… N bytes omitted …]" (redirect to a file and read or grep it to see everything). Invalid UTF-8 is shown as U+FFFD. The last line gives the exit code, or says the command timed out or was cancelled. A non-zero exit is an error result.
 Processes: the command's whole process tree — background jobs (&), setsid/nohup and double-forked processes included — is killed on timeout or cancellation, and anything still running when the shell exits is killed too; nothing outlives the call, so do not start servers or daemons with this tool.
 Environment: inherited, except the credentials ${CREDENTIAL_ENV_NAMES.join(', ')} and keys held in the editor's secret storage.
+Approval: in VS Code the person is asked before a command runs unless it is on their allow list; a command on their deny list, or one they decline, is not run and comes back as an error — do not retry it unchanged.
 This is not a sandbox: the command runs with your user's rights.`;

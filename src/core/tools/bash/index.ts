@@ -6,6 +6,7 @@ import { runCommand, type RunOutcome } from '../../process/run';
 import { defineTool, unavailableWhenRestricted } from '../definition';
 import { ToolError } from '../errors';
 import { failure, success, type ToolMetadata } from '../result';
+import { approveCommand } from './approval';
 import { BASH_DESCRIPTION, DEFAULT_TIMEOUT_S, HEAD_BYTES, MAX_TIMEOUT_S, TAIL_BYTES } from './description';
 
 export const SHELL_EXPANSION_KEY = 'capabilities.tools.bash.shell_expansion';
@@ -55,6 +56,8 @@ export const bashTool = defineTool({
       cwd = resolved.absolute;
       cwdDisplay = resolved.display;
     }
+    // After the preflight, so that a prompt is never shown for a command that could not run anyway.
+    await approveCommand(runtime, { command: args.command, intent: args.intent, cwd }, signal);
     const timeoutS = args.timeout ?? DEFAULT_TIMEOUT_S;
     const outcome = await runCommand({
       command: args.command,
