@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { dispatchTool } from '../core/tools/dispatch';
 import type { ToolRegistry } from '../core/tools/registry';
+import type { ToolRuntime } from '../core/tools/runtime';
 import { failure, formatVisible, type ToolMetadata, type ToolResult } from '../core/tools/result';
 import { abortSignalOf } from './cancellation';
 import type { Command } from './commands';
@@ -47,20 +48,31 @@ async function runTool(deps: RunToolDeps, name: unknown, args: unknown, signal?:
 }
 
 async function dispatchInFolder(deps: RunToolDeps, name: string, args: unknown, signal?: AbortSignal): Promise<{ tool: string; result: ToolResult }> {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder || folder.uri.scheme !== 'file') {
-    return { tool: name, result: failure('Magi tools run in a workspace folder on disk: open a folder first (File > Open Folder).') };
-  }
-  const runtime = await deps.runtimes.forFolder(folder).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
-  if (runtime instanceof Error) {
-    return { tool: name, result: failure(`Cannot use ${folder.uri.fsPath} as the workspace root: ${runtime.message}`) };
-  }
+  const runtime = await folderRuntime(deps).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+  if (runtime instanceof Error) return { tool: name, result: failure(runtime.message) };
   return dispatchTool(deps.registry, runtime, name, args, signal ? { signal } : {});
 }
 
+/** The first workspace folder's runtime; rejects with the message a run shows when there is none. */
+async function folderRuntime(deps: RunToolDeps): Promise<ToolRuntime> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder || folder.uri.scheme !== 'file') throw new Error('Magi tools run in a workspace folder on disk: open a folder first (File > Open Folder).');
+  try {
+    return await deps.runtimes.forFolder(folder);
+  } catch (err) {
+    throw new Error(`Cannot use ${folder.uri.fsPath} as the workspace root: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 async function runInteractive(deps: RunToolDeps): Promise<RunToolResult | undefined> {
+  // Without a usable folder the list shows no reasons; the run itself then reports the problem.
+  const runtime = await folderRuntime(deps).catch(() => undefined);
   const picked = await vscode.window.showQuickPick(
-    deps.registry.list().map((tool) => ({ label: tool.name, description: firstLine(tool.description) })),
+    deps.registry.list().map((tool) => {
+      // Restricted Mode (or a missing editor service) still lists the tool, saying why a run will be refused.
+      const unavailable = runtime ? tool.unavailable?.(runtime) : undefined;
+      return { label: tool.name, description: unavailable ? `unavailable: ${unavailable}` : firstLine(tool.description) };
+    }),
     { title: 'Magi: Run Tool', placeHolder: 'Tool to run', matchOnDescription: true },
   );
   if (!picked) return undefined;
