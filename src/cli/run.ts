@@ -3,15 +3,16 @@ import { AgentConfigError } from '../core/agent/config';
 import { ReminderConfigError } from '../core/agent/reminders';
 import { SessionError } from '../core/agent/session';
 import { createHttpProvider } from '../core/agent/providers';
+import { PUBLIC_BASE_URLS } from '../core/agent/providers/publicApis';
 import { ProviderError, type HttpProviderConfig } from '../core/agent/provider';
 import { createDefaultRegistry } from '../core/tools';
 import { UsageError, type CommonOptions } from './args';
-import { createTextPrinter } from './runPrinter';
+import { createTextPrinter } from '../core/activityText';
 import { loadSettings } from './settingsFile';
 
 const PROVIDERS = {
-  openai: { baseUrl: 'https://api.openai.com/v1', keyVariable: 'OPENAI_API_KEY' },
-  anthropic: { baseUrl: 'https://api.anthropic.com', keyVariable: 'ANTHROPIC_API_KEY' },
+  openai: { baseUrl: PUBLIC_BASE_URLS.openai, keyVariable: 'OPENAI_API_KEY' },
+  anthropic: { baseUrl: PUBLIC_BASE_URLS.anthropic, keyVariable: 'ANTHROPIC_API_KEY' },
 } as const;
 
 type ProviderKind = keyof typeof PROVIDERS;

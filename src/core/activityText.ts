@@ -1,5 +1,5 @@
-import type { ActivityEvent } from '../core/activity';
-import type { ToolMetadata } from '../core/tools/result';
+import type { ActivityEvent } from './activity';
+import type { ToolMetadata } from './tools/result';
 
 /** The one fact that names a tool call best in a line: the intent, the paths, the patterns … */
 function subject(summary: ToolMetadata): string {
@@ -13,9 +13,10 @@ function subject(summary: ToolMetadata): string {
 }
 
 /**
- * Turns the activity of `magi run` into plain text: the main agent's answer as it streams and one
- * line per tool call of the main agent (subagents' own calls stay out of the way; their summary
- * is the subagents call's line). Writes go through `write`, so tests and the CLI share it.
+ * Turns an agent run's activity into plain text, for `magi run` and the host's output channel: the
+ * main agent's answer as it streams and one line per tool call of the main agent (subagents' own
+ * calls stay out of the way; their summary is the subagents call's line). Writes go through
+ * `write`, so tests, the CLI and the host share it.
  */
 export function createTextPrinter(write: (text: string) => void): (event: ActivityEvent) => void {
   const pending = new Map<string, ToolMetadata>();
