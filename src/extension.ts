@@ -4,16 +4,28 @@ import { disposeSharedWorkerPool } from './core/tools/grep/pool';
 import { ModalCommandApproval } from './host/approval';
 import { registerCommands } from './host/commands';
 import { runToolCommand } from './host/runTool';
-import { WorkspaceRuntimes } from './host/runtimes';
+import { WorkspaceRuntimes, type HostPorts } from './host/runtimes';
+import { ApiKeys, setApiKeyCommand } from './host/keys';
+import { TaskRunner } from './host/task/taskRunner';
 
 /** Composition root: builds the core's registry and the per-folder runtimes, wires the host adapters. */
 export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('Magi');
   const registry = createDefaultRegistry();
-  const runtimes = new WorkspaceRuntimes({ approval: new ModalCommandApproval() });
+  // One set of host ports for the tools run by magi.runTool and by the agent's tasks.
+  const ports: HostPorts = { approval: new ModalCommandApproval() };
+  const runtimes = new WorkspaceRuntimes(ports);
+  const keys = new ApiKeys(context.secrets);
+  const tasks = new TaskRunner({ registry, ports, keys, output });
   // grep's matching workers are started on first use; deactivation terminates them.
   const grepWorkers = { dispose: () => void disposeSharedWorkerPool() };
-  context.subscriptions.push(output, runtimes, grepWorkers, ...registerCommands([runToolCommand({ registry, runtimes, output })]));
+  context.subscriptions.push(
+    output,
+    runtimes,
+    tasks,
+    grepWorkers,
+    ...registerCommands([runToolCommand({ registry, runtimes, output }), ...tasks.commands(), setApiKeyCommand(keys)]),
+  );
 }
 
 export function deactivate(): void {}
