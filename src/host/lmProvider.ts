@@ -11,7 +11,11 @@ export const LM_PROVIDER_KIND = 'vscode-lm';
  * (kind `auth`) that says what to do when no chat model matches.
  */
 export async function createLmProvider(model: string): Promise<ModelProvider> {
-  const chat = await selectChatModel(model);
+  return lmProviderFor(await selectChatModel(model));
+}
+
+/** The ModelProvider over one chat model (createLmProvider selects it; tests pass their own). */
+export function lmProviderFor(chat: vscode.LanguageModelChat): ModelProvider {
   return {
     kind: LM_PROVIDER_KIND,
     model: chat.id,
