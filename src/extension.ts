@@ -3,6 +3,10 @@ import { createDefaultRegistry } from './core/tools';
 import { disposeSharedWorkerPool } from './core/tools/grep/pool';
 import { ModalCommandApproval } from './host/approval';
 import { registerCommands } from './host/commands';
+import { VsCodeFilePort } from './host/files/vscodeFilePort';
+import { reviewCommands } from './host/review/commands';
+import { EditHistory } from './host/review/editHistory';
+import { VsCodeEditReview } from './host/review/editReview';
 import { runToolCommand } from './host/runTool';
 import { WorkspaceRuntimes, type HostPorts } from './host/runtimes';
 import { ApiKeys, setApiKeyCommand } from './host/keys';
@@ -13,7 +17,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('Magi');
   const registry = createDefaultRegistry();
   // One set of host ports for the tools run by magi.runTool and by the agent's tasks.
-  const ports: HostPorts = { approval: new ModalCommandApproval() };
+  // Open editors are the truth for reads and writes; magi.edits.review decides how edits are reviewed.
+  const files = new VsCodeFilePort();
+  const history = new EditHistory(files);
+  const review = new VsCodeEditReview(history);
+  const ports: HostPorts = { approval: new ModalCommandApproval(), files, review };
   const runtimes = new WorkspaceRuntimes(ports);
   const keys = new ApiKeys(context.secrets);
   const tasks = new TaskRunner({ registry, ports, keys, output });
@@ -21,10 +29,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const grepWorkers = { dispose: () => void disposeSharedWorkerPool() };
   context.subscriptions.push(
     output,
+    review,
     runtimes,
     tasks,
     grepWorkers,
-    ...registerCommands([runToolCommand({ registry, runtimes, output }), ...tasks.commands(), setApiKeyCommand(keys)]),
+    ...registerCommands([runToolCommand({ registry, runtimes, output }), ...tasks.commands(), setApiKeyCommand(keys), ...reviewCommands(review, history)]),
   );
 }
 

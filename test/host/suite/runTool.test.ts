@@ -24,6 +24,10 @@ function hashlineRows(text: string): string[] {
 }
 
 describe('Magi in the real extension host', () => {
+  // These tests apply edits directly; review.test.ts covers the review of edits (default `before`).
+  before(() => vscode.workspace.getConfiguration('magi').update('edits.review', 'off', vscode.ConfigurationTarget.Global));
+  after(() => vscode.workspace.getConfiguration('magi').update('edits.review', undefined, vscode.ConfigurationTarget.Global));
+
   it('activates and contributes magi.runTool', async () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension, `${EXTENSION_ID} is loaded`);
