@@ -3,6 +3,7 @@ import { createDefaultRegistry } from './core/tools';
 import { disposeSharedWorkerPool } from './core/tools/grep/pool';
 import { ModalCommandApproval } from './host/approval';
 import { registerCommands } from './host/commands';
+import { VsCodeLanguageServices } from './host/languageServices';
 import { VsCodeFilePort } from './host/files/vscodeFilePort';
 import { reviewCommands } from './host/review/commands';
 import { EditHistory } from './host/review/editHistory';
@@ -17,11 +18,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('Magi');
   const registry = createDefaultRegistry();
   // One set of host ports for the tools run by magi.runTool and by the agent's tasks.
+  const languages = new VsCodeLanguageServices();
   // Open editors are the truth for reads and writes; magi.edits.review decides how edits are reviewed.
   const files = new VsCodeFilePort();
   const history = new EditHistory(files);
   const review = new VsCodeEditReview(history);
-  const ports: HostPorts = { approval: new ModalCommandApproval(), files, review };
+  const ports: HostPorts = { approval: new ModalCommandApproval(), languages, files, review };
   const runtimes = new WorkspaceRuntimes(ports);
   const keys = new ApiKeys(context.secrets);
   const tasks = new TaskRunner({ registry, ports, keys, output });
@@ -29,6 +31,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const grepWorkers = { dispose: () => void disposeSharedWorkerPool() };
   context.subscriptions.push(
     output,
+    languages,
     review,
     runtimes,
     tasks,

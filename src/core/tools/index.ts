@@ -3,6 +3,7 @@ import type { ToolDefinition } from './definition';
 import { findTool } from './find';
 import { grepTool } from './grep';
 import { hashEditTool } from './hashEdit';
+import { definitionTool, diagnosticsTool, referencesTool, symbolsTool } from './language';
 import { listFilesTool } from './listFiles';
 import { readTool } from './read';
 import { subagentsTool } from './subagents';
@@ -10,7 +11,9 @@ import { ToolRegistry } from './registry';
 import { writeTool } from './write';
 
 /** Every built-in tool of the core, in no particular order (the registry orders them). */
-export const BUILTIN_TOOLS: readonly ToolDefinition[] = [readTool, hashEditTool, writeTool, bashTool, findTool, listFilesTool, grepTool, subagentsTool];
+export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
+  readTool, hashEditTool, writeTool, bashTool, findTool, listFilesTool, grepTool, diagnosticsTool, referencesTool, definitionTool, symbolsTool, subagentsTool,
+];
 
 /** A registry holding every built-in tool. */
 export function createDefaultRegistry(): ToolRegistry {

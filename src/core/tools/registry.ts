@@ -4,7 +4,7 @@ import type { ToolDefinition } from './definition';
 /** Canonical names in the order providers see them; tools of later issues slot into this order. */
 export const CANONICAL_ORDER = [
   'read', 'hash_edit', 'write', 'bash', 'grep', 'find', 'list_files', 'repo_map', 'ast_grep',
-  'diagnostics', 'references', 'web', 'browser', 'view_image', 'subagents',
+  'diagnostics', 'references', 'definition', 'symbols', 'web', 'browser', 'view_image', 'subagents',
 ] as const;
 
 /** The JSON Schema and description a provider receives for one tool. */

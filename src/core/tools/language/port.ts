@@ -64,7 +64,8 @@ export interface LanguageServices {
   symbols(path: string, signal: AbortSignal): Promise<LanguageAnswer<DocumentSymbol>>;
   /**
    * After a successful edit: waits (debounced, bounded) for the edited files' diagnostics to settle
-   * and returns them; an empty list when the service is slow or absent. Never rejects except on abort.
+   * and returns them. `ready: false` with no items when no diagnostics arrived within the bound (a
+   * slow or absent service), so that "clean" and "no answer" stay apart. Never rejects except on abort.
    */
-  diagnosticsAfterEdit(paths: readonly string[], signal: AbortSignal): Promise<Diagnostic[]>;
+  diagnosticsAfterEdit(paths: readonly string[], signal: AbortSignal): Promise<LanguageAnswer<Diagnostic>>;
 }

@@ -1,0 +1,96 @@
+import * as vscode from 'vscode';
+
+export interface SettleOptions {
+  /** Quiet time after the last change that counts as settled. */
+  quietMs: number;
+  /** Upper bound of the whole wait. */
+  maxMs: number;
+  /** Start the quiet timer at once, as if a change had just been seen. */
+  seenAlready?: boolean;
+  signal: AbortSignal;
+}
+
+/**
+ * Waits until the diagnostics of `uris` (their `toString()`) have changed and then stayed quiet for
+ * `quietMs`, or until `maxMs` passed. Resolves true when at least one change was seen, false on a
+ * timeout without any; rejects with the abort reason. The listener and timers are always removed.
+ * The quiet time matters because TypeScript publishes syntax and semantic results in separate updates.
+ */
+export function diagnosticsSettled(uris: ReadonlySet<string>, options: SettleOptions): Promise<boolean> {
+  const { quietMs, maxMs, signal } = options;
+  return new Promise<boolean>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    let seen = options.seenAlready ?? false;
+    let quiet: NodeJS.Timeout | undefined;
+    const cleanup = (): void => {
+      clearTimeout(overall);
+      clearTimeout(quiet);
+      subscription.dispose();
+      signal.removeEventListener('abort', onAbort);
+    };
+    const finish = (value: boolean): void => {
+      cleanup();
+      resolve(value);
+    };
+    const onAbort = (): void => {
+      cleanup();
+      reject(signal.reason);
+    };
+    const restartQuiet = (): void => {
+      clearTimeout(quiet);
+      quiet = setTimeout(() => finish(true), quietMs);
+    };
+    const overall = setTimeout(() => finish(seen), maxMs);
+    const subscription = vscode.languages.onDidChangeDiagnostics((event) => {
+      if (!event.uris.some((uri) => uris.has(uri.toString()))) return;
+      seen = true;
+      restartQuiet();
+    });
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (seen) restartQuiet();
+  });
+}
+
+/** Resolves after `ms`, or rejects with the abort reason. */
+export function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** `work`'s result, or a rejection with the abort reason as soon as `signal` aborts (the work itself cannot be cancelled). */
+export function abortable<T>(work: Thenable<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
