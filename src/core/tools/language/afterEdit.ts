@@ -1,6 +1,5 @@
 import type { ToolResult } from '../result';
 import type { ToolRuntime } from '../runtime';
-import { messageOf } from '../errors';
 import { capRows, cleanText, diagnosticRow, sortDiagnostics } from './format';
 
 /** Rows of the appended block; the `diagnostics` tool shows more. */
@@ -16,13 +15,9 @@ const EDIT_BLOCK_BYTES = 8 * 1024;
 export async function withEditDiagnostics(result: ToolResult, runtime: ToolRuntime, paths: readonly string[], signal: AbortSignal): Promise<ToolResult> {
   const languages = runtime.languages;
   if (result.status !== 'success' || !languages || paths.length === 0 || !runtime.settings.bool('lsp.enabled', false)) return result;
-  let answer;
-  try {
-    answer = await languages.diagnosticsAfterEdit(paths, signal);
-  } catch (err) {
-    // The edit is already on disk: a diagnostics failure (or the caller's abort) only skips the block.
-    return { ...result, metadata: { ...result.metadata, diagnostics_after_edit: `skipped: ${cleanText(messageOf(err), 200)}` } };
-  }
+  const answer = await languages.diagnosticsAfterEdit(paths, signal).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+  // The edit is already on disk: a diagnostics failure (or the caller's abort) only skips the block.
+  if (answer instanceof Error) return { ...result, metadata: { ...result.metadata, diagnostics_after_edit: `skipped: ${cleanText(answer.message, 200)}` } };
   if (!answer.ready) return { ...result, metadata: { ...result.metadata, diagnostics_after_edit: 'skipped: no answer in time' } };
   const sorted = sortDiagnostics(answer.items);
   const { shown, hidden } = capRows(sorted.map((d) => diagnosticRow(runtime.root, d)), MAX_EDIT_DIAGNOSTICS, EDIT_BLOCK_BYTES);

@@ -25,14 +25,18 @@ export const limitSchema = z.number().int().min(1).max(MAX_LIMIT).default(DEFAUL
 export const lineSchema = z.number().int().min(1).describe('1-based line of the symbol');
 export const columnSchema = z.number().int().min(1).describe('1-based column of a character of the symbol name');
 
+function needsVsCode(tool: string): string {
+  return `${tool} needs VS Code's language services; run it inside the Magi extension (the headless CLI has none).`;
+}
+
 /** The `unavailable` of every language tool: the headless CLI has no language services. */
 export function needsLanguages(tool: string): (runtime: ToolRuntime) => string | undefined {
-  return (runtime) => (runtime.languages ? undefined : `${tool} needs VS Code's language services; run it inside the Magi extension (the headless CLI has none).`);
+  return (runtime) => (runtime.languages ? undefined : needsVsCode(tool));
 }
 
 /** The runtime's language services; dispatch never calls a tool whose `unavailable` answered, so this only guards direct calls. */
 export function languagesOf(tool: string, runtime: ToolRuntime): LanguageServices {
-  if (!runtime.languages) throw new ToolError(needsLanguages(tool)(runtime) ?? tool);
+  if (!runtime.languages) throw new ToolError(needsVsCode(tool));
   return runtime.languages;
 }
 
