@@ -65,17 +65,34 @@ export class VsCodeEditReview implements EditReview, vscode.Disposable {
     const diffs = proposal.files.map((file) => this.diffOf(file, id));
     const uris = diffs.flatMap((diff) => [diff.left, diff.right]).filter((uri) => uri.scheme === PROPOSED_SCHEME);
     let onAbort = (): void => {};
-    const decision = new Promise<ReviewDecision>((resolve) => {
+    let failed = (_err: unknown): void => {};
+    const decision = new Promise<ReviewDecision>((resolve, reject) => {
       this.pending = { id, decide: resolve };
+      failed = reject;
       onAbort = () => resolve('reject');
       signal.addEventListener('abort', onAbort, { once: true });
       if (signal.aborted) onAbort();
     });
-    try {
+    // Closing every diff of the review without deciding is a rejection: the tool must not wait on a review nobody can see.
+    const proposed = new Set(diffs.map((diff) => diff.right.toString()));
+    let shown = false;
+    const closing = vscode.window.tabGroups.onDidChangeTabs(() => {
+      if (openTabs().some((tab) => showsAny(tab, proposed))) shown = true;
+      else if (shown) this.decide('reject');
+    });
+    // The decision does not wait for the diffs to finish opening: `vscode.diff` may never settle when its tab is closed while it opens.
+    const opening = (async () => {
       await vscode.commands.executeCommand('setContext', REVIEW_PENDING_KEY, true);
-      for (const diff of diffs) await vscode.commands.executeCommand('vscode.diff', diff.left, diff.right, diff.title, { preview: false });
+      for (const diff of diffs) {
+        if (this.pending?.id !== id) return;
+        await vscode.commands.executeCommand('vscode.diff', diff.left, diff.right, diff.title, { preview: false });
+      }
+    })();
+    opening.catch(failed);
+    try {
       return await decision;
     } finally {
+      closing.dispose();
       signal.removeEventListener('abort', onAbort);
       this.pending = undefined;
       await vscode.commands.executeCommand('setContext', REVIEW_PENDING_KEY, false);
@@ -94,11 +111,18 @@ export class VsCodeEditReview implements EditReview, vscode.Disposable {
   }
 }
 
+function openTabs(): vscode.Tab[] {
+  return vscode.window.tabGroups.all.flatMap((group) => group.tabs);
+}
+
+/** Whether the tab is a diff whose right side is one of these proposed documents. */
+function showsAny(tab: vscode.Tab, proposed: ReadonlySet<string>): boolean {
+  return tab.input instanceof vscode.TabInputTextDiff && proposed.has(tab.input.modified.toString());
+}
+
 /** Closes the diff tabs showing any of these proposed documents. */
 async function closeDiffs(uris: readonly vscode.Uri[]): Promise<void> {
   const shown = new Set(uris.map((uri) => uri.toString()));
-  const tabs = vscode.window.tabGroups.all
-    .flatMap((group) => group.tabs)
-    .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && shown.has(tab.input.modified.toString()));
+  const tabs = openTabs().filter((tab) => showsAny(tab, shown));
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
 }

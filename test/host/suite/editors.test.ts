@@ -11,8 +11,15 @@ async function showFile(rel: string): Promise<vscode.TextEditor> {
 
 describe('Open editors are the truth', () => {
   // Edits apply at once here; review.test.ts covers the review.
-  before(() => setMagi('edits.review', 'off'));
-  after(() => setMagi('edits.review', undefined));
+  // VS Code for the Web (code-server) auto-saves after a delay by default, which would save the dirty editor under test.
+  before(async () => {
+    await setMagi('edits.review', 'off');
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    await setMagi('edits.review', undefined);
+    await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+  });
 
   it('a dirty editor: read sees its unsaved text, hash_edit edits it, and it stays unsaved with the disk untouched', async () => {
     const rel = 'review/dirty.txt';

@@ -23,7 +23,14 @@ async function closedAfterDecision(): Promise<void> {
 }
 
 describe('Review of edits (magi.edits.review)', () => {
-  afterEach(() => setMagi('edits.review', undefined));
+  afterEach(async () => {
+    // A failed test may leave its review open, which would hold up the next one.
+    while (reviewTabs().length > 0) {
+      await vscode.commands.executeCommand('magi.rejectEdit');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await setMagi('edits.review', undefined);
+  });
 
   it('before (default): Reject leaves hash_edit\'s file byte-for-byte unchanged and tells the model', async () => {
     const rel = 'review/reject-me.txt';
@@ -88,8 +95,8 @@ describe('Review of edits (magi.edits.review)', () => {
 
   it('before: reviews wait in line, one diff at a time', async () => {
     const first = runTool('write', { path: 'review/queue-1.txt', content: 'first\n' });
-    const second = runTool('write', { path: 'review/queue-2.txt', content: 'second\n' });
     assert.equal((await openReview(first)).proposed, 'first\n');
+    const second = runTool('write', { path: 'review/queue-2.txt', content: 'second\n' });
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(reviewTabs().length, 1, 'the second review waits for the first');
     await vscode.commands.executeCommand('magi.acceptEdit');
@@ -99,6 +106,20 @@ describe('Review of edits (magi.edits.review)', () => {
     assert.match((await second).content, /^rejected by the user/);
     assert.equal(await fsp.readFile(fixture('review/queue-1.txt'), 'utf8'), 'first\n');
     await assert.rejects(fsp.stat(fixture('review/queue-2.txt')));
+  });
+
+  it('before: closing the diff without deciding rejects the edit', async () => {
+    const rel = 'review/write-reject.txt';
+    const hash = await sha256(rel);
+    const running = runTool('write', { path: rel, content: 'closed unseen\n' });
+    await openReview(running);
+    // A Tab object goes stale when its tab changes (it becomes active just after opening): close the current ones until none is left.
+    for (let tries = 0; reviewTabs().length > 0 && tries < 50; tries++) {
+      await vscode.window.tabGroups.close(reviewTabs().map(({ tab }) => tab));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.match((await running).content, /^rejected by the user/);
+    assert.equal(await sha256(rel), hash);
   });
 
   it('after: the edit applies at once, and magi.revertEdit restores the original bytes', async () => {
