@@ -36,6 +36,9 @@ function answering(answer: string | undefined): AskPerson & { asked: { message: 
 describe('Trust and approvals in the real extension host', function () {
   this.timeout(30_000);
   const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('magi');
+  // Edits apply at once here; review.test.ts covers their review (default `before`).
+  before(() => config().update('edits.review', 'off', vscode.ConfigurationTarget.Global));
+  after(() => config().update('edits.review', undefined, vscode.ConfigurationTarget.Global));
   afterEach(async () => {
     await config().update(ALLOW, undefined, vscode.ConfigurationTarget.Global);
     await config().update(DENY, undefined, vscode.ConfigurationTarget.Global);
