@@ -127,6 +127,22 @@ describe('write', () => {
       assert.equal(await ws.text('a.txt'), 'after\r\n');
     });
 
+    it('cancelled while the review is open: reports the cancellation and writes nothing', async () => {
+      await ws.files({ 'a.txt': 'kept\n' });
+      const controller = new AbortController();
+      const review = {
+        review: (_proposal: unknown, signal: AbortSignal) => new Promise<ReviewDecision>((resolve) => {
+          signal.addEventListener('abort', () => resolve('reject'), { once: true });
+          controller.abort();
+        }),
+      };
+      const runtime = await ToolRuntime.create({ root: ws.root, review });
+      const { result } = await dispatchTool(createDefaultRegistry(), runtime, 'write', { path: 'a.txt', content: 'new\n' }, { signal: controller.signal });
+      assert.equal(result.status, 'error');
+      assert.equal(result.content, 'write: cancelled.');
+      assert.equal(await ws.text('a.txt'), 'kept\n');
+    });
+
     it('shows a file that is not UTF-8 as a description, not as text', async () => {
       await ws.files({ 'bin.dat': Buffer.from([0xff, 0xfe, 0x00]) });
       const { review } = await reviewed('reject', { path: 'bin.dat', content: 'text\n' });
