@@ -4,6 +4,7 @@
  * and it says what to check. Nothing here ever carries the API key or extra header values.
  */
 import { ProviderError, type ProviderErrorKind, type ProviderTiming } from '../provider';
+import { redact } from '../../redact';
 
 /** What an error message may name about the provider, plus the values it must never contain. */
 export interface ProviderContext {
@@ -18,25 +19,8 @@ export interface ProviderContext {
 }
 
 const EXCERPT_CHARS = 300;
-/** Shorter values are not redacted: a 1–3 character "secret" (a placeholder key for a local server) would mangle every message. */
-const MIN_SECRET_CHARS = 4;
-const KEY_PATTERNS = [
-  /\bBearer\s+\S+/gi,
-  /\b(?:sk|pk|rk|key|api[-_]?key)[-_][A-Za-z0-9_-]{8,}/gi,
-  // Long unbroken tokens look like keys; losing a request id to this is the cheaper mistake.
-  /[A-Za-z0-9_-]{32,}/g,
-];
-
 export function where(ctx: ProviderContext): string {
   return `${ctx.kind} provider at ${ctx.host}`;
-}
-
-/** Removes the configured secrets and anything shaped like a key or bearer token. */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length >= MIN_SECRET_CHARS) out = out.split(secret).join('[redacted]');
-  for (const pattern of KEY_PATTERNS) out = out.replace(pattern, '[redacted]');
-  return out;
 }
 
 /** The provider's own words about an error: `error.message` of a JSON body when there is one, else the text; one line, redacted, ≤300 chars. */

@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { redact } from '../../agent/providers/errors';
+import { redact } from '../../redact';
 import { ToolError } from '../errors';
 import type { ToolRuntime } from '../runtime';
 import type { ResolvedPath } from '../../fs/containment';
