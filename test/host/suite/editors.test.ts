@@ -61,6 +61,23 @@ describe('Open editors are the truth', () => {
     }
   });
 
+  it('a save participant does not change the bytes the tool wrote (trim trailing whitespace)', async () => {
+    const rel = 'review/trailing.txt';
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('trimTrailingWhitespace', true, vscode.ConfigurationTarget.Global);
+    const editor = await showFile(rel);
+    try {
+      const edit = await runTool('hash_edit', { input: `[${rel}#${await tagOf(rel)}]\nSWAP 2:\n+plain, then spaces   ` });
+      assert.equal(edit.status, 'success', edit.content);
+      assert.equal(await fsp.readFile(fixture(rel), 'utf8'), 'keep  \nplain, then spaces   \n');
+      await waitFor('the editor to show the disk', () => (editor.document.getText() === 'keep  \nplain, then spaces   \n' ? true : undefined));
+    } finally {
+      await files.update('trimTrailingWhitespace', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.window.showTextDocument(editor.document);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
+  });
+
   it('keeps line endings byte-exact: a CRLF file in an editor, and a mixed one on disk only', async () => {
     const crlf = 'review/crlf.txt';
     const editor = await showFile(crlf);
