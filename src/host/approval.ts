@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ApprovalDecision, CommandApproval, CommandRequest } from '../core/tools/approval';
 import { ALLOW_KEY } from '../core/tools/bash/approval';
 import { SETTINGS_SECTION } from './settings';
+import { abortable } from './cancellation';
 
 export const RUN = 'Run';
 export const RUN_AND_ALLOW = 'Run and Always Allow This Command';
@@ -24,7 +25,11 @@ export class ModalCommandApproval implements CommandApproval {
   async approve(request: CommandRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     if (signal.aborted) return { approved: false, reason: 'the run was cancelled' };
     const detail = `Magi wants to run:\n\n${request.command}\n\nin ${request.cwd}`;
-    const answer = await untilAborted(this.ask(request.intent, { modal: true, detail }, RUN, RUN_AND_ALLOW), signal);
+    // A modal cannot be closed from code: an abort declines at once and a late answer is ignored.
+    const answer = await abortable(this.ask(request.intent, { modal: true, detail }, RUN, RUN_AND_ALLOW), signal).catch((err: unknown) => {
+      if (signal.aborted) return undefined;
+      throw err;
+    });
     if (signal.aborted) return { approved: false, reason: 'the run was cancelled' };
     if (answer === RUN) return { approved: true };
     if (answer === RUN_AND_ALLOW) {
@@ -35,25 +40,6 @@ export class ModalCommandApproval implements CommandApproval {
   }
 }
 
-/** The prompt's answer, or undefined as soon as `signal` aborts; the listener is always removed. */
-function untilAborted(answer: Thenable<string | undefined>, signal: AbortSignal): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => resolve(undefined);
-    // The signal may have aborted while the prompt was being opened.
-    if (signal.aborted) return resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    answer.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
-  });
-}
 
 /** The allow-list entry that matches exactly `command` and nothing else. */
 export function exactEntry(command: string): string {

@@ -2,22 +2,12 @@ import * as assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { RunToolResult } from '../../../src/host/runTool';
+import { root, runTool } from '../support/magi';
 
 /**
  * The language tools against VS Code's real TypeScript service on the fixture project `ts/`
  * (greet.ts exports `greet` and `Greeter`; main.ts uses them and assigns a string to a number).
  */
-
-function runTool(name: string, args: unknown): Thenable<RunToolResult> {
-  return vscode.commands.executeCommand<RunToolResult>('magi.runTool', name, args);
-}
-
-function root(): string {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the harness opens the fixture workspace');
-  return folder.uri.fsPath;
-}
 
 const TYPE_ERROR = "ts/main.ts:4:7: error ts(2322): Type 'string' is not assignable to type 'number'.";
 

@@ -3,20 +3,9 @@ import { promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { RunToolResult } from '../../../src/host/runTool';
+import { root, runTool } from '../support/magi';
 
 const EXTENSION_ID = 'magi-code.magi-code';
-
-function runTool(name: string, args: unknown): Thenable<RunToolResult> {
-  return vscode.commands.executeCommand<RunToolResult>('magi.runTool', name, args);
-}
-
-/** The fixture workspace copy run.mjs opened. */
-function root(): string {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the harness opens the fixture workspace');
-  return folder.uri.fsPath;
-}
 
 /** The hashline rows `read` shows for a whole LF-terminated file: `N:TEXT`. */
 function hashlineRows(text: string): string[] {

@@ -3,6 +3,7 @@ import { promises as fsp, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { startScriptedProvider, type RecordedRequest, type ScriptedProvider } from '../../unit/helpers/scriptedProvider';
+import { root } from '../support/magi';
 
 const SETTINGS = ['provider', 'baseUrl', 'model', 'capabilities.tools.bash.allow'] as const;
 
@@ -16,12 +17,6 @@ async function configure(values: Partial<Record<(typeof SETTINGS)[number], unkno
 
 function runTask(task: string): Thenable<string> {
   return vscode.commands.executeCommand<string>('magi.runTask', task);
-}
-
-function root(): string {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the harness opens the fixture workspace');
-  return folder.uri.fsPath;
 }
 
 /** The messages of a recorded Chat Completions request. */

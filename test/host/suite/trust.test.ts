@@ -3,20 +3,10 @@ import { existsSync, promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ModalCommandApproval, RUN, RUN_AND_ALLOW, exactEntry, type AskPerson } from '../../../src/host/approval';
-import type { RunToolResult } from '../../../src/host/runTool';
+import { root, runTool } from '../support/magi';
 
 const ALLOW = 'capabilities.tools.bash.allow';
 const DENY = 'capabilities.tools.bash.deny';
-
-function runTool(name: string, args: unknown): Thenable<RunToolResult> {
-  return vscode.commands.executeCommand<RunToolResult>('magi.runTool', name, args);
-}
-
-function root(): string {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the harness opens the fixture workspace');
-  return folder.uri.fsPath;
-}
 
 /** An AskPerson that records each question and gives a fixed answer, in place of the modal a test cannot click. */
 function answering(answer: string | undefined): AskPerson & { asked: { message: string; options: vscode.MessageOptions; buttons: string[] }[] } {

@@ -3,19 +3,15 @@ import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { RunToolResult } from '../../../src/host/runTool';
+import { root, runTool } from './magi';
 
 /** Helpers shared by the host tests of edits: running tools, files of the fixture copy, waiting on the workbench. */
 
-export function runTool(name: string, args: unknown): Thenable<RunToolResult> {
-  return vscode.commands.executeCommand<RunToolResult>('magi.runTool', name, args);
-}
+export { runTool };
 
 /** Absolute path of a file in the fixture workspace copy run.mjs opened. */
 export function fixture(rel: string): string {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the harness opens the fixture workspace');
-  return join(folder.uri.fsPath, rel);
+  return join(root(), rel);
 }
 
 export async function sha256(rel: string): Promise<string> {
