@@ -91,12 +91,13 @@ function groupAlive(pid) {
  * Starts code-server on 127.0.0.1 at `port` (default: a free one), with every piece of state (user data, extensions,
  * home and XDG dirs, log) under `stateDir`, in a process group of its own (its extension hosts, watchers and
  * tsserver join it), and waits for /healthz. The returned `stop()` ends that whole group; it also
- * runs when this process exits, so the extension host never outlives the caller.
+ * runs when this process exits, so the extension host never outlives the caller. `userSettings`
+ * are written over the harness's defaults into the user settings.json before the server starts.
  */
-export async function startCodeServer({ stateDir, port, extraArgs = [] }) {
+export async function startCodeServer({ stateDir, port, extraArgs = [], userSettings = {} }) {
   if (!existsSync(CS_ENTRY)) throw new Error('code-server is not installed: run bash test/host/setup.sh');
   for (const dir of ['user/User', 'exts']) mkdirSync(join(stateDir, dir), { recursive: true });
-  writeFileSync(join(stateDir, 'user/User/settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+  writeFileSync(join(stateDir, 'user/User/settings.json'), JSON.stringify({ ...USER_SETTINGS, ...userSettings }, null, 2));
   writeFileSync(join(stateDir, 'config.yaml'), 'auth: none\n');
   port ??= await freePort();
   const log = join(stateDir, 'code-server.log');
