@@ -12,9 +12,19 @@ import { runToolCommand } from './host/runTool';
 import { WorkspaceRuntimes, type HostPorts } from './host/runtimes';
 import { ApiKeys, setApiKeyCommand } from './host/keys';
 import { TaskRunner } from './host/task/taskRunner';
+import { ActivityStore } from './host/webviews/activityStore';
+import { ChatView } from './host/webviews/chatView';
+import { MissionControl } from './host/webviews/missionControl';
+
+/** What activate() returns (`extension.exports`): the host tests read the activity store and drive the webviews' message handlers. */
+export interface MagiExports {
+  activity: ActivityStore;
+  chat: ChatView;
+  missionControl: MissionControl;
+}
 
 /** Composition root: builds the core's registry and the per-folder runtimes, wires the host adapters. */
-export function activate(context: vscode.ExtensionContext): void {
+export function activate(context: vscode.ExtensionContext): MagiExports {
   const output = vscode.window.createOutputChannel('Magi');
   const registry = createDefaultRegistry();
   // One set of host ports for the tools run by magi.runTool and by the agent's tasks.
@@ -26,7 +36,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const ports: HostPorts = { approval: new ModalCommandApproval(), languages, files, review };
   const runtimes = new WorkspaceRuntimes(ports);
   const keys = new ApiKeys(context.secrets);
-  const tasks = new TaskRunner({ registry, ports, keys, output });
+  // Every task's activity, for the chat and Mission Control, for the extension's lifetime.
+  const activity = new ActivityStore();
+  const tasks = new TaskRunner({ registry, ports, keys, output, activity: (event) => activity.append(event) });
+  const chat = new ChatView(context.extensionUri, activity, { registry, ports, keys });
+  const missionControl = new MissionControl(context.extensionUri, activity, history);
   // grep's matching workers are started on first use; deactivation terminates them.
   const grepWorkers = { dispose: () => void disposeSharedWorkerPool() };
   context.subscriptions.push(
@@ -36,8 +50,19 @@ export function activate(context: vscode.ExtensionContext): void {
     runtimes,
     tasks,
     grepWorkers,
-    ...registerCommands([runToolCommand({ registry, runtimes, output }), ...tasks.commands(), setApiKeyCommand(keys), ...reviewCommands(review, history)]),
+    chat,
+    chat.register(),
+    missionControl,
+    ...registerCommands([
+      runToolCommand({ registry, runtimes, output }),
+      ...tasks.commands(),
+      setApiKeyCommand(keys),
+      ...reviewCommands(review, history),
+      chat.command(),
+      missionControl.command(),
+    ]),
   );
+  return { activity, chat, missionControl };
 }
 
 export function deactivate(): void {}

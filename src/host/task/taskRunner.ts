@@ -1,26 +1,19 @@
 import * as vscode from 'vscode';
-import type { RunOutcome } from '../../core/activity';
+import type { ActivityListener } from '../../core/activity';
 import { createTextPrinter } from '../../core/activityText';
-import { AgentSession } from '../../core/agent/agentSession';
 import type { ToolRegistry } from '../../core/tools/registry';
 import { abortSignalOf } from '../cancellation';
 import type { Command } from '../commands';
 import { SET_API_KEY_COMMAND, type ApiKeys } from '../keys';
-import { restriction, type HostPorts } from '../runtimes';
-import { readSettings } from '../settings';
+import type { HostPorts } from '../runtimes';
 import { TaskSetupError } from './providerChoice';
-import { taskProvider } from './taskProvider';
+import { TaskFailedError } from './taskErrors';
+import { openWorkspaceSession } from './workspaceSession';
+
+export { TaskFailedError };
 
 export const RUN_TASK_COMMAND = 'magi.runTask';
 export const CANCEL_COMMAND = 'magi.cancel';
-
-/** A task that did not complete: `outcome` is the run's (`failed`, `cancelled`, `turn_limit`). */
-export class TaskFailedError extends Error {
-  override readonly name = 'TaskFailedError';
-  constructor(message: string, readonly outcome: Exclude<RunOutcome, 'completed'>) {
-    super(message);
-  }
-}
 
 /** A task was started while another one runs (Magi runs one task at a time). */
 export class TaskBusyError extends Error {
@@ -33,6 +26,8 @@ export interface TaskRunnerDeps {
   ports: HostPorts;
   keys: ApiKeys;
   output: vscode.OutputChannel;
+  /** Also receives every event of every task (Mission Control's store). */
+  activity?: ActivityListener;
 }
 
 interface RunningTask {
@@ -144,41 +139,24 @@ export class TaskRunner implements vscode.Disposable {
   }
 
   private async execute(task: string, signal: AbortSignal, progress: vscode.Progress<{ message?: string }>): Promise<string> {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    if (!folder || folder.uri.scheme !== 'file') throw new TaskFailedError('Magi runs tasks in a workspace folder on disk: open a folder first (File > Open Folder).', 'failed');
-    const { registry, ports, output } = this.deps;
-    const provider = await taskProvider(this.deps.keys, folder.uri);
+    const { output, activity } = this.deps;
+    const { session, provider, close } = await openWorkspaceSession(this.deps);
     try {
-      const session = await AgentSession.open({
-        root: folder.uri.fsPath,
-        settings: readSettings(folder.uri),
-        provider,
-        registry,
-        ...(ports.files ? { files: ports.files } : {}),
-        ...(ports.languages ? { languages: ports.languages } : {}),
-        ...(ports.review ? { review: ports.review } : {}),
-        ...(ports.approval ? { approval: ports.approval } : {}),
-        ...(ports.secretEnvNames ? { secretEnvNames: ports.secretEnvNames } : {}),
-        ...restriction(),
+      output.appendLine(`── Magi task: ${task} · ${provider.kind} ${provider.model} ──`);
+      for (const problem of session.problems) output.appendLine(`magi: ${problem}`);
+      session.onActivity(createTextPrinter((text) => output.append(text)));
+      if (activity) session.onActivity(activity);
+      session.onActivity((event) => {
+        if (event.agent === 'main' && event.type === 'tool_start') progress.report({ message: event.tool });
       });
-      try {
-        output.appendLine(`── Magi task: ${task} · ${provider.kind} ${provider.model} ──`);
-        for (const problem of session.problems) output.appendLine(`magi: ${problem}`);
-        session.onActivity(createTextPrinter((text) => output.append(text)));
-        session.onActivity((event) => {
-          if (event.agent === 'main' && event.type === 'tool_start') progress.report({ message: event.tool });
-        });
-        const result = await session.run(task, signal);
-        output.appendLine(`── ${result.outcome} after ${result.turns} turn(s)${session.sessionFile ? ` · session ${session.sessionFile}` : ''} ──`);
-        if (result.outcome !== 'completed') {
-          throw new TaskFailedError(`Magi task ${result.outcome.replace('_', ' ')}${result.error ? `: ${result.error}` : ''}`, result.outcome);
-        }
-        return result.finalText;
-      } finally {
-        await session.close();
+      const result = await session.run(task, signal);
+      output.appendLine(`── ${result.outcome} after ${result.turns} turn(s)${session.sessionFile ? ` · session ${session.sessionFile}` : ''} ──`);
+      if (result.outcome !== 'completed') {
+        throw new TaskFailedError(`Magi task ${result.outcome.replace('_', ' ')}${result.error ? `: ${result.error}` : ''}`, result.outcome);
       }
+      return result.finalText;
     } finally {
-      await provider.close?.();
+      await close();
     }
   }
 
