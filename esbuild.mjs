@@ -1,11 +1,12 @@
 // Bundles the three programs of the project into dist/:
 //   dist/extension.js     the extension (Node, CommonJS, `vscode` left to the extension host)
 //   dist/cli.js           the headless `magi` CLI (Node, CommonJS, executable)
-//   dist/webview/main.js  the webview script (browser, IIFE)
+//   dist/webview/         the webviews (browser, IIFE): chat.js/.css, missionControl.js/.css, and
+//                         codicon.css/.ttf copied from @vscode/codicons
 //   dist/grepWorker.js    grep's matching worker thread, started by the two Node bundles from next to themselves
 // Type-checking is a separate step (`npm run typecheck`). Flags: --watch, --production (minify).
 import * as esbuild from 'esbuild';
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -55,13 +56,29 @@ const targets = [
   },
   {
     ...common,
-    entryPoints: ['webview/main.ts'],
-    outfile: 'dist/webview/main.js',
+    entryPoints: { chat: 'webview/chat/main.ts', missionControl: 'webview/missionControl/main.ts' },
+    outdir: 'dist/webview',
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
+    // codicon.css is not imported by the bundles: the host links the copy made below.
+    plugins: [copyCodicons('dist/webview')],
   },
 ];
+
+/** Copies the codicon stylesheet and its font next to the webview bundles, for the host to link. */
+function copyCodicons(dir) {
+  return {
+    name: 'copy-codicons',
+    setup(build) {
+      build.onEnd((result) => {
+        if (result.errors.length > 0) return;
+        mkdirSync(dir, { recursive: true });
+        for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `${dir}/${file}`);
+      });
+    },
+  };
+}
 
 /** Marks a bundle executable after every (re)build. */
 function executable(file) {
