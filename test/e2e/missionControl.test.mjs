@@ -39,7 +39,7 @@ export const missionControlTests = [
     assert.equal(all.scrollHeight, CALLS * ROW_HEIGHT);
     assert.ok(all.domRows > 0 && all.domRows < 80, `${all.domRows} rows in the DOM`);
     // It follows the end while entries stream in.
-    assert.ok(await page.$(`[data-testid="activity-row"][data-call-id="call-${CALLS - 1}"]`));
+    assert.ok(await page.$(`[data-testid="activity-row"][data-call-id="call-${CALLS - 1}"]`), JSON.stringify(await page.$eval('[data-testid="activity-list"]', (l) => [l.scrollTop, l.clientHeight, l.scrollHeight, l.lastElementChild.dataset.callId])));
 
     const expectedGrep = Array.from({ length: CALLS }, (_, i) => i).filter((i) => toolAt(i) === 'grep');
     await filterBy(page, 'filter-tool', 'grep');

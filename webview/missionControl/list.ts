@@ -55,6 +55,8 @@ export class VirtualList {
   private readonly drawn = new Map<CallRow, { element: HTMLElement; version: number; selected: boolean; top: number }>();
   private rows: readonly CallRow[] = [];
   private selected: CallRow | undefined;
+  /** Whether new rows keep the view at the end: true until the person scrolls away from it. */
+  private following = true;
 
   constructor(
     private readonly container: HTMLElement,
@@ -64,7 +66,10 @@ export class VirtualList {
     container.setAttribute('role', 'listbox');
     this.spacer.className = 'spacer';
     container.append(this.spacer);
-    container.addEventListener('scroll', () => this.draw(), { passive: true });
+    container.addEventListener('scroll', () => {
+      this.following = this.atEnd();
+      this.draw();
+    }, { passive: true });
     container.addEventListener('click', (event) => {
       const element = (event.target as HTMLElement).closest<HTMLElement>('[data-testid="activity-row"]');
       const hit = [...this.drawn].find(([, d]) => d.element === element);
@@ -72,13 +77,14 @@ export class VirtualList {
     });
   }
 
-  /** Shows these rows (already filtered); draws the visible window. */
+  /** Shows these rows (already filtered) and draws the visible window, at the end while following. */
   show(rows: readonly CallRow[], selected: CallRow | undefined): void {
     this.rows = rows;
     this.selected = selected;
     this.container.dataset.rowCount = String(rows.length);
     this.spacer.style.height = `${rows.length * ROW_HEIGHT}px`;
-    this.draw();
+    if (this.following) this.scrollToEnd();
+    else this.draw();
   }
 
   private draw(): void {
@@ -112,14 +118,14 @@ export class VirtualList {
     }
   }
 
-  /** Whether the view sits at the end of the list (new rows then keep it there). */
-  atEnd(): boolean {
+  private atEnd(): boolean {
     const c = this.container;
     return c.scrollHeight - c.scrollTop - c.clientHeight < ROW_HEIGHT * 2;
   }
 
+  /** Scrolls to the last row, computing the offset from the row count rather than reading layout. */
   scrollToEnd(): void {
-    this.container.scrollTop = this.container.scrollHeight;
+    this.container.scrollTop = Math.max(0, this.rows.length * ROW_HEIGHT - this.container.clientHeight);
     this.draw();
   }
 }

@@ -46,9 +46,7 @@ function render(): void {
   // Rows are replaced by the restored state after a reset; find the selection again by its key.
   const at = selectedKey === undefined ? undefined : model.index[selectedKey];
   selected = at === undefined ? undefined : model.rows[at];
-  const follow = list.atEnd();
   list.show(shown, selected);
-  if (follow) list.scrollToEnd();
   total.textContent = String(model.rows.length);
   running.textContent = String(model.rows.reduce((count, r) => count + (r.status === 'running' ? 1 : 0), 0));
   drawDetail(detailElement, selected, selected && model.tasks[selected.runId]);

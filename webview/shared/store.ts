@@ -23,8 +23,11 @@ interface PersistedState<M> {
 }
 
 const STATE_VERSION = 1;
-/** setState serialises the whole model, so it runs at most this often while entries stream in. */
-const PERSIST_EVERY_MS = 300;
+/**
+ * setState serialises the whole model (megabytes at 10,000 calls), so it runs at most this often
+ * while entries stream in; a reload within that window asks for a few entries more.
+ */
+const PERSIST_EVERY_MS = 1000;
 
 export class ActivityStore<M> {
   /** The highest `n` applied; 0 when none. */
