@@ -1,13 +1,14 @@
 import * as assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
 import type { MagiExports } from '../../../src/extension';
 import { showBundle } from '../../../src/host/webviews/webviewSetup';
 import type { ActivityEntry } from '../../../webview/protocol';
 import { startScriptedProvider, type ScriptedProvider } from '../../unit/helpers/scriptedProvider';
-import { waitFor } from '../support/edits';
+import { fixture, setMagi, tagOf, waitFor } from '../support/edits';
 
 const EXTENSION_ID = 'magi-code.magi-code';
-const SETTINGS = ['provider', 'baseUrl', 'model'] as const;
+const SETTINGS = ['provider', 'baseUrl', 'model', 'edits.review'] as const;
 
 function extension(): vscode.Extension<MagiExports> {
   const found = vscode.extensions.getExtension<MagiExports>(EXTENSION_ID);
@@ -90,6 +91,35 @@ describe('Magi webviews: the chat view, Mission Control and the activity store',
     assert.deepEqual(users, ['hi', 'and again']);
     const ends = api.activity.after(before).entries.flatMap((e) => (e.event.type === 'run_end' ? [e.event.finalText] : []));
     assert.deepEqual(ends, ['Hello from chat.', 'Still here.']);
+  });
+
+  it("Mission Control opens a hash_edit call's diff and reverts the call's edit (review mode after)", async () => {
+    const api = await magi();
+    const rel = 'webviews/mission-edit.txt';
+    const original = await fsp.readFile(fixture(rel));
+    await setMagi('edits.review', 'after');
+    // A tag is accepted once the session's read produced it; the content (so the tag) is the one tagOf read.
+    server.push(
+      { toolCalls: [{ id: 'call_read', name: 'read', arguments: { paths: [rel] } }] },
+      { toolCalls: [{ id: 'call_edit', name: 'hash_edit', arguments: { input: `[${rel}#${await tagOf(rel)}]\nSWAP 2:\n+LINE TWO` } }] },
+      { text: 'Edited.' },
+    );
+    const before = api.activity.lastN;
+    assert.equal(await vscode.commands.executeCommand('magi.runTask', 'edit it'), 'Edited.');
+    const end = api.activity.after(before).entries.map((e) => e.event).find((e) => e.type === 'tool_end' && e.callId === 'call_edit');
+    assert.ok(end?.type === 'tool_end' && end.status === 'success', JSON.stringify(end));
+    assert.equal(await fsp.readFile(fixture(rel), 'utf8'), 'line one\nLINE TWO\nline three\n');
+    assert.equal(await api.missionControl.receive({ type: 'open_diff', runId: end.runId, callId: 'call_edit' }), true);
+    const editor = vscode.window.activeTextEditor;
+    assert.equal(editor?.document.languageId, 'diff');
+    assert.match(editor.document.getText(), /^-line two\n\+LINE TWO$/m);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    assert.equal(await api.missionControl.receive({ type: 'revert', runId: end.runId, callId: 'call_edit' }), true);
+    assert.deepEqual(await fsp.readFile(fixture(rel)), original);
+    // The edit is reverted and gone from the history: a second Revert changes nothing.
+    await fsp.writeFile(fixture(rel), 'changed by the person\n');
+    assert.equal(await api.missionControl.receive({ type: 'revert', runId: end.runId, callId: 'call_edit' }), true);
+    assert.equal(await fsp.readFile(fixture(rel), 'utf8'), 'changed by the person\n');
   });
 
   it('ignores unknown or malformed webview messages', async () => {
