@@ -40,8 +40,10 @@ export class ActivityFeed {
     if (first.dropped > 0) {
       this.post({ type: 'notice', level: 'info', message: `${first.dropped} older activity entr${first.dropped === 1 ? 'y is' : 'ies are'} no longer kept; the replay starts at the oldest kept one.` });
     }
-    this.post({ type: 'replay', afterN, entries: first.entries });
-    this.sent = first.entries.at(-1)?.n ?? afterN;
+    // With entries dropped, the replay honestly starts later: `afterN` is the n just before its first entry.
+    const from = first.dropped > 0 ? this.store.firstN - 1 : afterN;
+    this.post({ type: 'replay', afterN: from, entries: first.entries });
+    this.sent = first.entries.at(-1)?.n ?? from;
     this.wake();
   }
 

@@ -126,6 +126,7 @@ describe('ActivityFeed', () => {
     feed.ready(0);
     assert.equal(sent[0]?.type, 'notice');
     assert.match(sent[0]?.type === 'notice' ? sent[0].message : '', /^20 older activity entries are no longer kept/);
+    assert.ok(sent[1]?.type === 'replay' && sent[1].afterN === 20, 'the replay says where it starts');
     while (clock.pending() > 0) clock.fire();
     const ns = sent.flatMap((m) => (m.type === 'replay' || m.type === 'activity' ? m.entries.map((e) => e.n) : []));
     assert.deepEqual(ns, Array.from({ length: 80 }, (_, i) => i + 21));
