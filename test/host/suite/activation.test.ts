@@ -15,7 +15,7 @@ describe('Magi activation in the real extension host', () => {
     assert.equal(extension.isActive, true);
     console.log(`MAGI_MEASURE activation_ms=${ms.toFixed(1)}`);
     const commands = await vscode.commands.getCommands(true);
-    for (const id of ['magi.runTool', 'magi.runTask', 'magi.cancel', 'magi.setApiKey', 'magi.acceptEdit', 'magi.rejectEdit', 'magi.revertEdit']) {
+    for (const id of ['magi.runTool', 'magi.runTask', 'magi.cancel', 'magi.setApiKey', 'magi.acceptEdit', 'magi.rejectEdit', 'magi.revertEdit', 'magi.newChat', 'magi.openMissionControl']) {
       assert.ok(commands.includes(id), `${id} is registered`);
     }
   });
