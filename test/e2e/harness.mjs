@@ -46,7 +46,8 @@ function fakeHost() {
   };
 }
 
-export async function startServer() {
+/** Serves the pages, and `/dist/webview/*` from `bundleDir` (the built bundles unless told otherwise). */
+export async function startServer(bundleDir = join(ROOT, 'dist/webview')) {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const origin = `http://${req.headers.host}`;
@@ -54,8 +55,9 @@ export async function startServer() {
       res.writeHead(200, { 'content-type': 'text/html' }).end(page(origin, url.pathname.slice(1, -5)));
       return;
     }
-    const file = normalize(join(ROOT, url.pathname));
-    if (!file.startsWith(join(ROOT, 'dist/webview'))) return void res.writeHead(404).end();
+    if (!url.pathname.startsWith('/dist/webview/')) return void res.writeHead(404).end();
+    const file = normalize(join(bundleDir, url.pathname.slice('/dist/webview/'.length)));
+    if (!file.startsWith(bundleDir)) return void res.writeHead(404).end();
     try {
       res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(await readFile(file));
     } catch {

@@ -6,6 +6,7 @@
 import { renderMarkdown } from '../shared/markdown';
 import { formatDuration } from '../shared/format';
 import type { ChatItem, ChatModel, ToolStatus } from './model';
+import { StreamingMarkdown } from './streamingMarkdown';
 
 const STATUS_ICON: Record<ToolStatus, string> = {
   running: 'loading codicon-modifier-spin',
@@ -21,6 +22,12 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, te
   return element;
 }
 
+function assistantShell(streaming: boolean): HTMLElement {
+  const element = el('div', streaming ? 'message assistant streaming' : 'message assistant');
+  element.dataset.testid = 'assistant-message';
+  return element;
+}
+
 function draw(item: ChatItem): HTMLElement {
   switch (item.kind) {
     case 'user': {
@@ -29,8 +36,7 @@ function draw(item: ChatItem): HTMLElement {
       return element;
     }
     case 'assistant': {
-      const element = el('div', item.streaming ? 'message assistant streaming' : 'message assistant');
-      element.dataset.testid = 'assistant-message';
+      const element = assistantShell(item.streaming);
       // renderMarkdown escapes raw HTML and drops unsafe links: its output is safe to parse.
       element.innerHTML = renderMarkdown(item.text);
       return element;
@@ -58,7 +64,7 @@ function draw(item: ChatItem): HTMLElement {
 }
 
 export class ChatView {
-  private readonly drawn = new Map<number, { element: HTMLElement; version: number }>();
+  private readonly drawn = new Map<number, { element: HTMLElement; version: number; stream?: StreamingMarkdown }>();
   private readonly earlier = el('div', 'earlier');
 
   constructor(private readonly container: HTMLElement) {
@@ -78,7 +84,14 @@ export class ChatView {
       const known = this.drawn.get(item.id);
       let element: HTMLElement;
       if (known && known.version === item.version) element = known.element;
-      else {
+      else if (item.kind === 'assistant' && item.streaming) {
+        // A streaming answer grows in place: only its unsettled tail is rendered again.
+        const stream = known?.stream ?? new StreamingMarkdown(assistantShell(true));
+        stream.update(item.text);
+        element = stream.element;
+        if (known && known.element !== element) known.element.replaceWith(element);
+        this.drawn.set(item.id, { element, version: item.version, stream });
+      } else {
         element = draw(item);
         known?.element.replaceWith(element);
         this.drawn.set(item.id, { element, version: item.version });
