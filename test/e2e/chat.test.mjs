@@ -54,6 +54,32 @@ export const chatTests = [
     await context.close();
   }],
 
+  ['chat: a streaming answer never splits a code fence, and the finished message is rendered whole', async ({ browser, origin }) => {
+    const { page, context, errors } = await openView(browser, origin, 'chat');
+    const log = new EntryLog();
+    const text = 'Intro paragraph.\n\n```js\nconst a = 1;\n\nconst b = 2;\n```\n\n1. one\n\n2. two\n';
+    log.push('r', { type: 'run_start', task: 'Show code', cwd: '/w', provider: 'fake', model: 'm', sessionFile: null, resumed: false });
+    log.push('r', { type: 'message_start', turn: 1 });
+    await send(page, { type: 'activity', entries: log.entries });
+    for (let i = 0; i < text.length; i += 3) {
+      log.push('r', { type: 'text_delta', turn: 1, text: text.slice(i, i + 3) });
+      await send(page, { type: 'activity', entries: log.after(log.entries.length - 1) });
+      if (i % 15 === 0) await settle(page);
+    }
+    await settle(page);
+    const code = () => page.$$eval('[data-testid="assistant-message"] pre code', (cs) => cs.map((c) => c.textContent));
+    assert.deepEqual(await code(), ['const a = 1;\n\nconst b = 2;\n']);
+    log.push('r', { type: 'message_end', turn: 1, text, toolCalls: 0 });
+    await send(page, { type: 'activity', entries: log.after(log.entries.length - 1) });
+    await settle(page);
+    assert.deepEqual(await code(), ['const a = 1;\n\nconst b = 2;\n']);
+    // Whole: the loose list is one <ol> again, and the streaming cursor is gone.
+    assert.equal(await page.$$eval('[data-testid="assistant-message"] ol', (os) => os.length), 1);
+    assert.equal(await page.$$eval('.assistant.streaming', (ms) => ms.length), 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }],
+
   ['chat: tool cards are titled from the safe summary and follow their status', async ({ browser, origin, artifacts }) => {
     const { page, context, errors } = await openView(browser, origin, 'chat');
     const log = new EntryLog();
