@@ -63,11 +63,9 @@ export class ActivityStore<M> {
   /** The answer to `ready`. */
   replay(afterN: number, entries: readonly ActivityEntry[]): void {
     this.awaitingReplay = false;
-    if (afterN > this.lastN) {
-      // The host skipped entries this webview never had: ask again from what it holds.
-      this.ready();
-      return;
-    }
+    // A later start means the host's bounded store no longer has the entries in between (it says
+    // so in a notice); asking again would get the same answer forever, so carry on from there.
+    if (afterN > this.lastN) this.lastN = afterN;
     this.applyAll(entries);
   }
 

@@ -42,6 +42,7 @@ export function webviewHtml(inputs: HtmlInputs): string {
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attr(csp)}">
+<meta property="csp-nonce" content="${nonce}"><!-- the toolkit reads it for the style element it adds -->
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" nonce="${nonce}" href="${attr(inputs.resource('codicon.css'))}">
 <link rel="stylesheet" nonce="${nonce}" href="${attr(inputs.resource(`${inputs.bundle}.css`))}">
