@@ -3,11 +3,11 @@
  * markdown with a card per tool call, cancel, start a new chat, reopen an earlier session.
  */
 import './chat.css';
-import { isHostMessage, type HostMessage, type SessionSummary } from '../protocol';
+import type { HostMessage, SessionSummary } from '../protocol';
 import { FrameScheduler } from '../shared/frame';
 import { ActivityStore } from '../shared/store';
 import { badge, button, dropdown, progressRing, registerComponents, setDisabled, textArea } from '../shared/toolkit';
-import { post } from '../shared/vscodeApi';
+import { onHostMessage, post } from '../shared/vscodeApi';
 import { chatReducer } from './model';
 import { ChatView } from './view';
 
@@ -94,8 +94,6 @@ function handle(message: HostMessage): void {
   }
 }
 
-window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  if (isHostMessage(event.data)) handle(event.data);
-});
+onHostMessage(handle);
 view.render(store.model);
 store.ready();

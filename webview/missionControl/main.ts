@@ -3,12 +3,13 @@
  * in a virtualized list with filters by tool and status, and the Selected Activity Detail.
  */
 import './missionControl.css';
-import { isHostMessage, type HostMessage } from '../protocol';
+import type { HostMessage } from '../protocol';
 import { FrameScheduler } from '../shared/frame';
 import { ActivityStore } from '../shared/store';
 import { badge, dropdown, registerComponents } from '../shared/toolkit';
 import { drawDetail } from './detail';
 import { VirtualList } from './list';
+import { onHostMessage } from '../shared/vscodeApi';
 import { CALL_STATUSES, missionReducer, type CallRow } from './model';
 
 registerComponents();
@@ -77,8 +78,6 @@ function handle(message: HostMessage): void {
   }
 }
 
-window.addEventListener('message', (event: MessageEvent<unknown>) => {
-  if (isHostMessage(event.data)) handle(event.data);
-});
+onHostMessage(handle);
 render();
 store.ready();

@@ -1,4 +1,4 @@
-import type { WebviewMessage } from '../protocol';
+import { isHostMessage, type HostMessage, type WebviewMessage } from '../protocol';
 
 /** The part of VS Code's webview API the scripts use (injected as a global by VS Code, once per page). */
 interface VsCodeApi {
@@ -14,4 +14,11 @@ export const vscode: VsCodeApi = acquireVsCodeApi();
 
 export function post(message: WebviewMessage): void {
   vscode.postMessage(message);
+}
+
+/** Calls `handle` with each message from the host that is a well-formed HostMessage; anything else is ignored. */
+export function onHostMessage(handle: (message: HostMessage) => void): void {
+  window.addEventListener('message', (event: MessageEvent<unknown>) => {
+    if (isHostMessage(event.data)) handle(event.data);
+  });
 }
