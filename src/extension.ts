@@ -38,7 +38,7 @@ export function activate(context: vscode.ExtensionContext): MagiExports {
   const keys = new ApiKeys(context.secrets);
   // Every task's activity, for the chat and Mission Control, for the extension's lifetime.
   const activity = new ActivityStore();
-  const tasks = new TaskRunner({ registry, ports, keys, output, activity: (event) => activity.append(event) });
+  const tasks = new TaskRunner({ registry, ports, keys, output, activity: (event) => activity.append(event, 'task') });
   const chat = new ChatView(context.extensionUri, activity, { registry, ports, keys });
   const missionControl = new MissionControl(context.extensionUri, activity, history);
   // grep's matching workers are started on first use; deactivation terminates them.

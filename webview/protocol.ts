@@ -27,6 +27,8 @@ export type ToolMetadata = Extract<ActivityEvent, { type: 'tool_start' }>['summa
 export interface ActivityEntry {
   n: number;
   event: ActivityEvent;
+  /** `task` for a Magi: Run Task run (shown in Mission Control, not in the chat); absent for a chat's own runs. */
+  source?: 'task';
 }
 
 /** A session the chat can reopen. */

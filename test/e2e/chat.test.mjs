@@ -175,6 +175,14 @@ export const chatTests = [
       { type: 'activity', entries: [log.push('run-a', { type: 'future_event', detail: '<b>x</b>' })] });
     await settle(page);
     assert.equal(await snapshot(page), before);
+    // A Magi: Run Task run (source "task") belongs to Mission Control: the chat counts it but shows nothing of it.
+    const task = [
+      log.push('run-task', { type: 'run_start', task: 'palette task', cwd: '/w', provider: 'f', model: 'm', sessionFile: null, resumed: false }),
+      log.push('run-task', { type: 'tool_start', turn: 1, callId: 't1', tool: 'read', summary: { paths: ['x.txt'] }, mutates: false }),
+    ].map((entry) => ({ ...entry, source: 'task' }));
+    await send(page, { type: 'activity', entries: task });
+    await settle(page);
+    assert.equal(await snapshot(page), before);
     // Still alive: the next entry renders.
     log.push('run-a', { type: 'message_end', turn: 1, text: 'Final *answer*', toolCalls: 0 });
     await send(page, { type: 'activity', entries: log.after(log.entries.length - 1) });

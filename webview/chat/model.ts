@@ -60,8 +60,9 @@ function assistant(model: ChatModel, event: ActivityEvent & { turn: number }): E
 
 const OUTCOME_TEXT = { failed: 'The task failed', cancelled: 'Cancelled', turn_limit: 'Stopped at the turn limit' } as const;
 
-export function applyToChat(model: ChatModel, { event }: ActivityEntry): void {
-  if (event.agent !== 'main') return;
+export function applyToChat(model: ChatModel, { event, source }: ActivityEntry): void {
+  // Run Task's runs belong to Mission Control; subagents' own steps to their summary card.
+  if (event.agent !== 'main' || source === 'task') return;
   switch (event.type) {
     case 'run_start':
       add<'user'>(model, { kind: 'user', text: event.task });

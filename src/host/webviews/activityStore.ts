@@ -42,8 +42,8 @@ export class ActivityStore {
   }
 
   /** Numbers and keeps the event, then tells the listeners. Never throws for a listener's sake. */
-  append(event: ActivityEvent): ActivityEntry {
-    const entry: ActivityEntry = { n: ++this.n, event };
+  append(event: ActivityEvent, source?: ActivityEntry['source']): ActivityEntry {
+    const entry: ActivityEntry = source ? { n: ++this.n, event, source } : { n: ++this.n, event };
     const size = entrySize(entry);
     this.entries.push(entry);
     this.sizes.push(size);

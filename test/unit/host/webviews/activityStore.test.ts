@@ -37,6 +37,13 @@ describe('ActivityStore', () => {
     assert.equal(store.after(3).dropped, 0);
   });
 
+  it("marks Run Task's entries with their source, and only those", () => {
+    const store = new ActivityStore();
+    store.append(delta('chat', 1));
+    store.append(delta('task', 1), 'task');
+    assert.deepEqual(store.after(0).entries.map((e) => e.source), [undefined, 'task']);
+  });
+
   it('keeps the newest entries only, and a replay from before the oldest starts there and counts the dropped', () => {
     const store = new ActivityStore(3);
     for (let i = 1; i <= 5; i++) store.append(delta('a', i));
