@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
 import type { MagiExports } from '../../../src/extension';
+import { listSessions } from '../../../src/host/webviews/sessions';
 import { showBundle } from '../../../src/host/webviews/webviewSetup';
 import type { ActivityEntry } from '../../../webview/protocol';
 import { startScriptedProvider, type ScriptedProvider } from '../../unit/helpers/scriptedProvider';
@@ -91,6 +92,33 @@ describe('Magi webviews: the chat view, Mission Control and the activity store',
     assert.deepEqual(users, ['hi', 'and again']);
     const ends = api.activity.after(before).entries.flatMap((e) => (e.event.type === 'run_end' ? [e.event.finalText] : []));
     assert.deepEqual(ends, ['Hello from chat.', 'Still here.']);
+  });
+
+  it('reopens an earlier session from .magi/sessions: the next message continues that conversation', async () => {
+    const api = await magi();
+    await api.chat.newChat();
+    server.push({ text: 'First answer.' }, { text: 'Other chat.' }, { text: 'Resumed answer.' });
+    const before = api.activity.lastN;
+    assert.equal(await api.chat.receive({ type: 'send', text: 'remember the word kiwi' }), true);
+    const start = api.activity.after(before).entries.map((e) => e.event).find((e) => e.type === 'run_start');
+    const file = start?.type === 'run_start' ? start.sessionFile : null;
+    assert.ok(file, 'the chat keeps a session file');
+    const listed = await listSessions(fixture(''));
+    assert.ok(listed.some((s) => s.file === file && s.title === 'remember the word kiwi'), 'the session is listed with its first task');
+
+    await api.chat.newChat();
+    assert.equal(await api.chat.receive({ type: 'send', text: 'unrelated' }), true);
+    await api.chat.receive({ type: 'open_session', file });
+    assert.equal(await api.chat.receive({ type: 'send', text: 'which word?' }), true);
+    const users = (server.requests[2]?.body as { messages: { role: string; content?: string }[] }).messages.filter((m) => m.role === 'user').map((m) => m.content);
+    assert.deepEqual(users, ['remember the word kiwi', 'which word?'], 'the reopened conversation, not the other chat');
+
+    // Only session files directly under .magi/sessions can be reopened: anything else changes nothing.
+    server.push({ text: 'Still kiwi.' });
+    await api.chat.receive({ type: 'open_session', file: fixture('hello.txt') });
+    assert.equal(await api.chat.receive({ type: 'send', text: 'still there?' }), true);
+    const after = (server.requests[3]?.body as { messages: { role: string; content?: string }[] }).messages.filter((m) => m.role === 'user').map((m) => m.content);
+    assert.deepEqual(after, ['remember the word kiwi', 'which word?', 'still there?']);
   });
 
   it("Mission Control opens a hash_edit call's diff and reverts the call's edit (review mode after)", async () => {
