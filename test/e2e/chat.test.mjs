@@ -1,9 +1,9 @@
 // The chat side panel against the fake host.
 // Functions passed to page.evaluate run in the browser, where these globals exist.
-/* global window, document, sessionStorage, Event */
+/* global window, document, Event */
 import assert from 'node:assert/strict';
 import { EntryLog, endOf, manyCalls } from './activity.mjs';
-import { openView, persistedLastN, posted, send, settle } from './harness.mjs';
+import { openView, persistedLastN, posted, reloadAndReplay, send, settle, waitPersisted } from './harness.mjs';
 
 const EVIL = [
   'Here is **bold** and `code`.\n\n',
@@ -198,18 +198,14 @@ export const chatTests = [
     manyCalls(log, 30, 'run-b');
     const k = log.entries.length;
     await send(page, { type: 'replay', afterN: 0, entries: log.entries });
-    await page.waitForFunction((n) => JSON.parse(sessionStorage.getItem('fakeHost.state') ?? 'null')?.lastN === n, k);
+    await waitPersisted(page, k);
     const before = await snapshot(page);
     // Duplicates are dropped.
     await send(page, { type: 'activity', entries: log.entries.slice(-5) });
     await settle(page);
     assert.equal(await snapshot(page), before);
 
-    await page.reload();
-    await page.waitForFunction(() => window.__posted.some((m) => m.type === 'ready'));
-    assert.deepEqual(await posted(page), [{ type: 'ready', lastN: k }]);
-    await send(page, { type: 'replay', afterN: k, entries: [] });
-    await settle(page);
+    assert.deepEqual(await reloadAndReplay(page, k, []), [{ type: 'ready', lastN: k }]);
     assert.equal(await snapshot(page), before);
 
     // While it was gone the host went on: after the next reload it catches up to what a fresh view shows.
@@ -217,11 +213,7 @@ export const chatTests = [
     log.push('run-b', { type: 'text_delta', turn: 9, text: 'All **done**' });
     log.push('run-b', { type: 'message_end', turn: 9, text: 'All **done**', toolCalls: 0 });
     log.push('run-b', { type: 'run_end', outcome: 'failed', turns: 9, durationMs: 5, finalText: '', error: 'provider said no' });
-    await page.reload();
-    await page.waitForFunction(() => window.__posted.some((m) => m.type === 'ready'));
-    assert.deepEqual(await posted(page), [{ type: 'ready', lastN: k }]);
-    await send(page, { type: 'replay', afterN: k, entries: log.after(k) });
-    await settle(page);
+    assert.deepEqual(await reloadAndReplay(page, k, log.after(k)), [{ type: 'ready', lastN: k }]);
     const caughtUp = await snapshot(page);
 
     const fresh = await openView(browser, origin, 'chat');
@@ -244,7 +236,7 @@ export const chatTests = [
     await send(page, { type: 'replay', afterN: log.entries.length - 1, entries: log.after(log.entries.length - 1) });
     await settle(page);
     assert.equal((await posted(page)).length, asked, 'a replay that starts later is accepted, not asked for again');
-    await page.waitForFunction((n) => JSON.parse(sessionStorage.getItem('fakeHost.state') ?? 'null')?.lastN === n, log.entries.length);
+    await waitPersisted(page, log.entries.length);
     assert.deepEqual([...errors, ...fresh.errors], []);
     await fresh.context.close();
     await context.close();

@@ -105,3 +105,21 @@ export async function settle(p) {
 
 export const posted = (p) => p.evaluate(() => window.__posted);
 export const persistedLastN = (p) => p.evaluate(() => JSON.parse(sessionStorage.getItem('fakeHost.state') ?? 'null')?.lastN ?? 0);
+
+/** Waits until the view has persisted (setState) that it holds entries up to `n`. */
+export async function waitPersisted(p, n) {
+  await p.waitForFunction((last) => JSON.parse(sessionStorage.getItem('fakeHost.state') ?? 'null')?.lastN === last, n);
+}
+
+/**
+ * Reloads the view, waits for its `ready`, answers with a replay of `entries` after `afterN` and
+ * lets it draw; returns what the view posted while loading (its `ready`).
+ */
+export async function reloadAndReplay(p, afterN, entries) {
+  await p.reload();
+  await p.waitForFunction(() => window.__posted.some((m) => m.type === 'ready'));
+  const onLoad = await posted(p);
+  await send(p, { type: 'replay', afterN, entries });
+  await settle(p);
+  return onLoad;
+}

@@ -1,9 +1,9 @@
 // Mission Control against the fake host.
 // Functions passed to page.evaluate run in the browser, where these globals exist.
-/* global window, document, sessionStorage, Event */
+/* global document, Event */
 import assert from 'node:assert/strict';
 import { EntryLog, failsAt, manyCalls, toolAt } from './activity.mjs';
-import { openView, posted, send, settle } from './harness.mjs';
+import { openView, posted, reloadAndReplay, send, settle, waitPersisted } from './harness.mjs';
 
 const CALLS = 10_000;
 const ROW_HEIGHT = 24;
@@ -82,24 +82,17 @@ export const missionControlTests = [
     manyCalls(log, 400);
     const k = log.entries.length;
     await send(page, { type: 'replay', afterN: 0, entries: log.entries });
-    await page.waitForFunction((n) => JSON.parse(sessionStorage.getItem('fakeHost.state') ?? 'null')?.lastN === n, k);
+    await waitPersisted(page, k);
     const before = await snapshot(page);
     await send(page, { type: 'nope' }, { type: 'replay', afterN: 'x', entries: 1 }, { type: 'activity', entries: [{ n: k + 1, event: null }] }, undefined);
     await settle(page);
     assert.equal(await snapshot(page), before);
 
-    await page.reload();
-    await page.waitForFunction(() => window.__posted.some((m) => m.type === 'ready'));
-    assert.deepEqual(await posted(page), [{ type: 'ready', lastN: k }]);
-    await send(page, { type: 'replay', afterN: k, entries: [] });
-    await settle(page);
+    assert.deepEqual(await reloadAndReplay(page, k, []), [{ type: 'ready', lastN: k }]);
     assert.equal(await snapshot(page), before);
 
     manyCalls(log, 50, 'run-2');
-    await page.reload();
-    await page.waitForFunction(() => window.__posted.some((m) => m.type === 'ready'));
-    await send(page, { type: 'replay', afterN: k, entries: log.after(k) });
-    await settle(page);
+    await reloadAndReplay(page, k, log.after(k));
     const fresh = await openView(browser, origin, 'missionControl');
     await send(fresh.page, { type: 'replay', afterN: 0, entries: log.entries });
     await settle(fresh.page);

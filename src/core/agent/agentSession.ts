@@ -11,7 +11,7 @@ import { ToolRuntime } from '../tools/runtime';
 import type { WalkEnvironment } from '../workspace/types';
 import { ActivityStream } from './activityStream';
 import { agentLimits, type AgentLimits } from './config';
-import { loadAgentsFiles } from './context/agentsFiles';
+import { loadAgentsFiles, type AgentsFile } from './context/agentsFiles';
 import { discoverIdentities, type AgentIdentity, type IdentityCatalog } from './context/identities';
 import { buildSystemPrompt } from './context/prompt';
 import { discoverSkills, type SkillCatalog } from './context/skills';
@@ -119,10 +119,11 @@ export class AgentSession {
     try {
       const stream = new ActivityStream();
       for (const listener of this.listeners) stream.subscribe(listener);
-      const env = this.subagentEnvironment(stream);
+      // Read once per run: the run's subagents get the same project instructions.
+      const agentsFiles = await loadAgentsFiles(this.runtime, signal);
+      const env = this.subagentEnvironment(stream, agentsFiles);
       const runtime = this.runtime.derive({ subagents: createSubagentRunner(env, 'main', 0) });
       const tools = this.toolsAt(0, undefined);
-      const agentsFiles = await loadAgentsFiles(this.runtime, signal);
       const result = await runAgent({
         provider: this.options.provider,
         registry: this.options.registry,
@@ -160,7 +161,7 @@ export class AgentSession {
     return depth < this.limits.subagents.maxDepth ? allowed : allowed.filter((n) => n !== 'subagents');
   }
 
-  private systemPrompt(identity: AgentIdentity | undefined, depth: number, tools: readonly string[], agentsFiles: Awaited<ReturnType<typeof loadAgentsFiles>>): string {
+  private systemPrompt(identity: AgentIdentity | undefined, depth: number, tools: readonly string[], agentsFiles: readonly AgentsFile[]): string {
     const offered = new Set(tools);
     return buildSystemPrompt({
       tools: this.options.registry.list().filter((t) => offered.has(t.name)),
@@ -174,7 +175,7 @@ export class AgentSession {
     });
   }
 
-  private subagentEnvironment(stream: ActivityStream): SubagentEnvironment {
+  private subagentEnvironment(stream: ActivityStream, agentsFiles: readonly AgentsFile[]): SubagentEnvironment {
     const childSessions = this.file ? `${this.file.path.replace(/\.jsonl$/, '')}.subagents` : undefined;
     return {
       provider: this.options.provider,
@@ -184,7 +185,7 @@ export class AgentSession {
       maxOutputTokens: this.limits.maxOutputTokens,
       identities: this.identities.identities,
       toolsAt: (depth, identity) => this.toolsAt(depth, identity),
-      systemPrompt: async (identity, depth, tools, signal) => this.systemPrompt(identity, depth, tools, await loadAgentsFiles(this.runtime, signal)),
+      systemPrompt: (identity, depth, tools) => this.systemPrompt(identity, depth, tools, agentsFiles),
       stream,
       ...(this.reminders ? { reminders: this.reminders } : {}),
       ...(childSessions

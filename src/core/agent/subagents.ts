@@ -21,7 +21,7 @@ export interface SubagentEnvironment {
   /** The tools an agent at `depth` is offered (the identity's list; no `subagents` at the maximum depth). */
   toolsAt(depth: number, identity: AgentIdentity | undefined): string[];
   /** The system prompt of an agent at `depth` (with the identity's instructions first when given). */
-  systemPrompt(identity: AgentIdentity | undefined, depth: number, tools: readonly string[], signal: AbortSignal): Promise<string>;
+  systemPrompt(identity: AgentIdentity | undefined, depth: number, tools: readonly string[]): string;
   stream: ActivityStream;
   reminders?: ReminderPolicy;
   /** A session file for the child named `agent` (e.g. `main/2`); without it children keep none. */
@@ -70,7 +70,7 @@ async function runChild(env: SubagentEnvironment, task: SubagentTask, agent: str
       provider: env.provider,
       registry: env.registry,
       runtime,
-      system: await env.systemPrompt(identity, depth, tools, signal),
+      system: env.systemPrompt(identity, depth, tools),
       task: task.task,
       maxTurns: env.limits.maxTurns,
       maxOutputTokens: env.maxOutputTokens,

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { promises as fsp } from 'node:fs';
-import type { ActivityEvent } from '../../../../src/core/activity';
+import { ACTIVITY_OUTPUT_CAP, type ActivityEvent } from '../../../../src/core/activity';
 import { agentHarness, openAiToolMessages, type AgentHarness } from '../../helpers/agent';
 import { markedProcesses } from '../../helpers/procs';
 import type { RecordedRequest } from '../../helpers/scriptedProvider';
@@ -84,6 +84,20 @@ describe('agent loop (end to end against the scripted provider)', function () {
     }
     assert.match(openAiToolMessages(h.server.requests[1]?.body)[0]?.content ?? '', /Tag, then publish\./);
     assert.deepEqual(ofType(h.events, 'usage').map((u) => [u.inputTokens, u.outputTokens, u.totalInputTokens]), [[50, 2, 50]]);
+  });
+
+  it("caps a tool's output in its activity event at 16 KiB while the model gets the whole result", async () => {
+    const big = Array.from({ length: 2000 }, (_, i) => `line ${i} ${'x'.repeat(40)}`).join('\n') + '\n';
+    h = await agentHarness([{ toolCalls: [{ name: 'read', arguments: { paths: ['big.txt'] } }] }, { text: 'read it' }], { files: { 'big.txt': big } });
+    await h.session.run('read big.txt', new AbortController().signal);
+    const end = ofType(h.events, 'tool_end')[0];
+    assert.ok(end);
+    assert.ok(Buffer.byteLength(end.output) <= ACTIVITY_OUTPUT_CAP, `activity output is ${Buffer.byteLength(end.output)} bytes`);
+    assert.equal(end.outputTruncated, true);
+    const sent = openAiToolMessages(h.server.requests[1]?.body)[0]?.content ?? '';
+    assert.equal(end.bytesOut, Buffer.byteLength(sent));
+    assert.ok(end.bytesOut > ACTIVITY_OUTPUT_CAP, 'the model got the whole result');
+    assert.equal(end.tokens, Math.ceil(end.bytesOut / 4));
   });
 
   it('works the same over the Anthropic wire format', async () => {
