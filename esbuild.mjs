@@ -22,6 +22,10 @@ const common = {
   define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
 };
 
+// @ast-grep/napi is a native addon and each @ast-grep/lang-* package finds its prebuilt parser
+// next to itself: they stay in node_modules and are required at run time, never bundled.
+const nativeModules = ['@ast-grep/*'];
+
 // The CLI keeps its own hashbang if it has one; otherwise the bundle gets one.
 const cliHasHashbang = readFileSync('src/cli.ts', 'utf8').startsWith('#!');
 
@@ -34,7 +38,7 @@ const targets = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['vscode'],
+    external: ['vscode', ...nativeModules],
   },
   {
     ...common,
@@ -43,6 +47,7 @@ const targets = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    external: nativeModules,
     banner: cliHasHashbang ? {} : { js: '#!/usr/bin/env node' },
     plugins: [executable('dist/cli.js')],
   },
