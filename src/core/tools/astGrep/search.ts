@@ -1,0 +1,183 @@
+import { parse, type SgNode } from '@ast-grep/napi';
+import type { ToolContext } from '../definition';
+import { ToolError } from '../errors';
+import { OutputBudget } from '../read/budget';
+import { failure, success, type ToolResult } from '../result';
+import { treeComplexity } from './complexity';
+import { napiLanguage, type LanguageId } from './languages';
+import * as L from './limits';
+import { SourceLines } from './lines';
+import { compilePattern, PatternError, type CompiledPattern } from './pattern';
+import { SkippedFiles, TrackedReader } from './skipped';
+import { expandRewrite } from './rewrite';
+import { Checkpoint, collectTargets, type TargetFile } from './targets';
+
+export interface SearchRequest {
+  pattern: string;
+  rewrite: string | undefined;
+  path: string | undefined;
+  language: LanguageId | undefined;
+  limit: number;
+  /** Knobs for tests and benchmarks; the tool uses the seed's limits. */
+  deadlineMs?: number;
+  maxFiles?: number;
+}
+
+/** A shown line longer than this (UTF-16 units) is clipped. */
+const MAX_LINE_CHARS = 2_000;
+
+function clip(line: string): string {
+  return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line clipped at ${MAX_LINE_CHARS} characters]` : line;
+}
+
+/** Patterns compiled per language on first need; a language whose compile fails is remembered. */
+class PatternCache {
+  private readonly compiled = new Map<LanguageId, CompiledPattern | PatternError>();
+
+  constructor(private readonly pattern: string) {}
+
+  get(language: LanguageId): CompiledPattern | PatternError {
+    let entry = this.compiled.get(language);
+    if (entry === undefined) {
+      try {
+        entry = compilePattern(this.pattern, language);
+      } catch (err) {
+        if (!(err instanceof PatternError)) throw err;
+        entry = err;
+      }
+      this.compiled.set(language, entry);
+    }
+    return entry;
+  }
+
+  failures(): PatternError[] {
+    return [...this.compiled.values()].filter((e): e is PatternError => e instanceof PatternError);
+  }
+}
+
+/** The rows of one match: its lines, or with a rewrite its preview. */
+function matchRows(file: TargetFile, node: SgNode, lines: SourceLines, rewrite: string | undefined): string[] | { tooLarge: number } {
+  const { start, end } = node.range();
+  // A match ending at the start of a line does not take that line.
+  const lastLine = end.line > start.line && end.column === 0 ? end.line - 1 : end.line;
+  const spanned: string[] = [];
+  for (let line = start.line; line <= lastLine; line++) spanned.push(lines.line(line));
+  if (rewrite === undefined) return spanned.map((text, i) => `${file.display}:${start.line + i + 1}:${clip(text)}`);
+  const indent = /^[ \t]*/.exec(spanned[0] ?? '')?.[0] ?? '';
+  const expansion = expandRewrite(rewrite, node, lines.text, indent);
+  if (!expansion.ok) return { tooLarge: expansion.estimate };
+  const startByte = lines.byteOffset(start.index);
+  const endByte = startByte + Buffer.byteLength(node.text(), 'utf8');
+  const replaced = lines.before(start.line, start.index) + expansion.text + lines.after(end.index, lastLine);
+  return [
+    `${file.display}:${start.line + 1}: bytes [${startByte}, ${endByte})`,
+    ...spanned.map((text) => `-${clip(text)}`),
+    ...replaced.split('\n').map((text) => `+${clip(text.endsWith('\r') ? text.slice(0, -1) : text)}`),
+  ];
+}
+
+/**
+ * `ast_grep` search: every file of the target in path order, each read whole, checked against
+ * the tree limits, parsed and matched in process; rows collected until `limit` lines. Files are
+ * never written, also with `rewrite`.
+ */
+export async function runSearch(request: SearchRequest, ctx: ToolContext): Promise<ToolResult> {
+  const checkpoint = new Checkpoint(ctx.signal, Date.now() + (request.deadlineMs ?? L.DEADLINE_MS));
+  const patterns = new PatternCache(request.pattern);
+  if (request.language !== undefined) {
+    const compiled = patterns.get(request.language);
+    if (compiled instanceof PatternError) throw new ToolError(`ast_grep: ${compiled.message}`);
+  }
+  const targets = await collectTargets({ tool: 'ast_grep', path: request.path, language: request.language, maxFiles: request.maxFiles ?? L.MAX_FILES, deadline: checkpoint.deadline }, ctx);
+  const skipped = new SkippedFiles();
+  const reader = new TrackedReader(skipped);
+  const rows: string[] = [];
+  let matches = 0;
+  let filesParsed = 0;
+  let filesWithMatches = 0;
+  let moreRows = false;
+  let deadlineHit = false;
+  let patternSkipped = 0;
+  let oversizedReplacements = 0;
+
+  for (const file of targets.files) {
+    if (checkpoint.expired()) {
+      deadlineHit = true;
+      break;
+    }
+    const compiled = patterns.get(file.language);
+    if (compiled instanceof PatternError) {
+      patternSkipped++;
+      continue;
+    }
+    const text = await reader.read(file);
+    if (text === undefined) continue;
+    if (!compiled.requiredWords.every((word) => text.includes(word))) continue;
+    const complexity = treeComplexity(text);
+    if (!complexity.ok) {
+      skipped.add(file.display, 'too_complex', complexity.reason);
+      continue;
+    }
+    checkpoint.cancelled();
+    const found = parse(napiLanguage(file.language), text).root().findAll(compiled.rule);
+    filesParsed++;
+    if (found.length === 0) continue;
+    filesWithMatches++;
+    found.sort((a, b) => a.range().start.index - b.range().start.index);
+    const lines = new SourceLines(text);
+    for (const node of found) {
+      const produced = matchRows(file, node, lines, request.rewrite);
+      if (!Array.isArray(produced)) {
+        oversizedReplacements++;
+        continue;
+      }
+      matches++;
+      for (const row of produced) {
+        if (rows.length === request.limit) {
+          moreRows = true;
+          break;
+        }
+        rows.push(row);
+      }
+      if (moreRows) break;
+    }
+    if (moreRows) break;
+  }
+
+  const budget = new OutputBudget(L.OUTPUT_CAP);
+  for (const row of rows) if (!budget.add(row)) break;
+  const failures = patterns.failures();
+  const truncated = moreRows || budget.truncated;
+  const partial = deadlineHit || failures.length > 0 || skipped.count > 0 || oversizedReplacements > 0 || targets.overLimit > 0;
+  if (rows.length === 0 && !deadlineHit) budget.note(`No matches for the pattern in ${filesParsed} parsed file(s) of ${targets.files.length} candidate(s).`);
+  if (moreRows) budget.note(`[truncated: the limit of ${request.limit} lines was reached; narrow path or pattern, or raise limit (at most ${L.MAX_LIMIT})]`);
+  else if (budget.truncated) budget.note(`[truncated: output reached the ${L.OUTPUT_CAP}-byte cap; narrow path or pattern]`);
+  if (request.rewrite !== undefined && truncated) budget.note('[a preview may be cut short: do not apply it as a patch]');
+  for (const failed of failures) budget.note(`[partial: ${countOf(targets.files, failed.language)} ${failed.language} file(s) not searched: ${failed.message} Give "language" to check the pattern strictly.]`);
+  for (const line of skipped.notes()) budget.note(line);
+  if (oversizedReplacements > 0) budget.note(`[partial: ${oversizedReplacements} preview(s) left out: the replacement would exceed ${L.MAX_REPLACEMENT_BYTES} bytes]`);
+  if (targets.overLimit > 0) budget.note(`[partial: ${targets.overLimit} file(s) past the ${request.maxFiles ?? L.MAX_FILES}-file limit not searched; narrow path]`);
+  if (deadlineHit) budget.note(`[partial: the ${(request.deadlineMs ?? L.DEADLINE_MS) / 1000}-second deadline passed; results so far are shown — narrow path or give language]`);
+
+  const metadata = {
+    operation: 'search',
+    matches,
+    lines: rows.length,
+    files: targets.files.length,
+    files_parsed: filesParsed,
+    files_with_matches: filesWithMatches,
+    files_skipped: skipped.count + patternSkipped + targets.overLimit,
+    other_files: targets.otherTypes,
+    bytes_read: reader.bytesRead,
+    partial,
+    truncated,
+    ...(request.rewrite !== undefined ? { rewrite_preview: true } : {}),
+    ...(failures.length > 0 ? { pattern_failed_languages: failures.map((f) => f.language) } : {}),
+    ...(deadlineHit ? { timed_out: true } : {}),
+  };
+  return deadlineHit ? failure(budget.text(), metadata) : success(budget.text(), metadata);
+}
+
+function countOf(files: readonly TargetFile[], language: LanguageId): number {
+  return files.filter((f) => f.language === language).length;
+}
