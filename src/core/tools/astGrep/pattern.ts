@@ -8,9 +8,11 @@ export interface CompiledPattern {
   rule: NapiConfig;
   /**
    * Words every match contains: the pattern's named leaves that are not metavariables. A file
-   * lacking one of them cannot match, so it is not parsed.
+   * lacking one of them cannot match, so it is not decoded nor parsed.
    */
   requiredWords: string[];
+  /** Whether a file's bytes hold every required word. */
+  mayMatch: (bytes: Buffer) => boolean;
 }
 
 /** Why a pattern does not compile for a language; the message is meant for the model. */
@@ -67,5 +69,6 @@ export function compilePattern(pattern: string, language: LanguageId): CompiledP
     const text = node.text();
     if (WORD.test(text) && !text.includes(expando)) requiredWords.add(text);
   }
-  return { language, rule, requiredWords: [...requiredWords] };
+  const needles = [...requiredWords].map((word) => Buffer.from(word, 'utf8'));
+  return { language, rule, requiredWords: [...requiredWords], mayMatch: (bytes) => needles.every((needle) => bytes.includes(needle)) };
 }

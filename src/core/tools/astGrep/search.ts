@@ -110,9 +110,9 @@ export async function runSearch(request: SearchRequest, ctx: ToolContext): Promi
       patternSkipped++;
       continue;
     }
-    const text = await reader.read(file);
+    await checkpoint.breathe();
+    const text = reader.read(file, compiled.mayMatch);
     if (text === undefined) continue;
-    if (!compiled.requiredWords.every((word) => text.includes(word))) continue;
     const complexity = treeComplexity(text);
     if (!complexity.ok) {
       skipped.add(file.display, 'too_complex', complexity.reason);

@@ -54,9 +54,10 @@ export class TrackedReader {
     return this.reader.bytesRead;
   }
 
-  /** The file's text, or undefined when it was skipped (and recorded). */
-  async read(file: TargetFile): Promise<string | undefined> {
-    const result = await this.reader.read(file.absolute);
+  /** The file's text, or undefined when it was skipped (and recorded) or `keep` refused its bytes. */
+  read(file: TargetFile, keep?: (bytes: Buffer) => boolean): string | undefined {
+    const result = keep === undefined ? this.reader.read(file.absolute) : this.reader.read(file.absolute, keep);
+    if (result === null) return undefined;
     if (result.ok) return result.text;
     this.skipped.add(file.display, result.reason, result.detail);
     return undefined;

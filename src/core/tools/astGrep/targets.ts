@@ -74,9 +74,24 @@ export async function collectTargets(request: TargetRequest, ctx: ToolContext): 
   return out;
 }
 
+/** How long a call works on the event loop's thread before it lets other work run. */
+const SLICE_MS = 8;
+
 /** The shared cooperative deadline and cancellation of one call, checked between steps. */
 export class Checkpoint {
+  private sliceStart = Date.now();
+
   constructor(private readonly signal: AbortSignal, readonly deadline: number) {}
+
+  /**
+   * Lets the event loop run (the extension host's other work, a cancel request) once the current
+   * slice of synchronous reading and parsing has lasted SLICE_MS.
+   */
+  async breathe(): Promise<void> {
+    if (Date.now() - this.sliceStart < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.sliceStart = Date.now();
+  }
 
   /** Throws if the call was cancelled. */
   cancelled(): void {
