@@ -1,8 +1,10 @@
 import type { SgNode } from '@ast-grep/napi';
 import type { LanguageId } from '../languages';
 import { goItem } from './rules/go';
+import { javaItem, kotlinItem } from './rules/jvm';
 import { pythonItem } from './rules/python';
 import { rustItem } from './rules/rust';
+import { swiftItem } from './rules/swift';
 import { exportedNames, typescriptItems } from './rules/typescript';
 import type { ExtractOutline, OutlineSymbol } from './types';
 
@@ -19,6 +21,9 @@ const RULES: Partial<Record<LanguageId, TopLevelRule>> = {
   typescript: typescriptItems,
   tsx: typescriptItems,
   javascript: typescriptItems,
+  java: javaItem,
+  kotlin: kotlinItem,
+  swift: swiftItem,
 };
 
 /**

@@ -3,15 +3,15 @@ import type { OutlineSymbol } from '../types';
 import { asMember, childOfKind, collapse, fieldOf, fieldText, kindOf, multiline, rangeOf, symbolOf } from '../symbol';
 
 /**
- * Rust: items of a source file (and of an inline `mod m { }` as its members). `exported` is any
- * `pub…` visibility (`pub(crate)` included: visible outside the file). Trait items and enum
+ * Rust: items of a source file (and of an inline `mod m { }` as its members). `exported` is plain
+ * `pub` (a crate's API); `pub(crate)`, `pub(super)` and `pub(in …)` are not. Trait items and enum
  * variants are as visible as their trait or enum (exported). An `impl` block has no visibility of
  * its own: a trait impl is exported, an inherent impl when one of its items is `pub`. Impl names are
  * their header after `impl` and its generics: `Point<T>`, `Display for Point<T>`.
  */
 function isPub(node: SgNode): boolean {
   const first = node.child(0);
-  return first !== null && first.kind() === 'visibility_modifier' && first.text().startsWith('pub');
+  return first !== null && first.kind() === 'visibility_modifier' && first.text() === 'pub';
 }
 
 const SIMPLE: Record<string, string> = {
@@ -117,7 +117,7 @@ function fieldsOf(body: SgNode): OutlineSymbol[] {
       visibility = child;
       continue;
     }
-    const field = symbolOf({ node: child, name: String(out.length), type: 'field', exported: visibility?.text().startsWith('pub') ?? false });
+    const field = symbolOf({ node: child, name: String(out.length), type: 'field', exported: visibility?.text() === 'pub' });
     if (visibility !== null) {
       field.range.start = rangeOf(visibility).start;
       field.signature = `${collapse(visibility.text())} ${field.signature}`;

@@ -1,0 +1,129 @@
+import { parse } from '@ast-grep/napi';
+import type { ToolContext } from '../../definition';
+import { OutputBudget } from '../../read/budget';
+import { failure, success, type ToolResult } from '../../result';
+import { treeComplexity } from '../complexity';
+import { napiLanguage, type LanguageId } from '../languages';
+import * as L from '../limits';
+import { SkippedFiles } from '../skipped';
+import { SourceReader, type SkipReason } from '../source';
+import { Checkpoint, collectTargets } from '../targets';
+import { extractOutline } from './extract';
+import { itemOf, selected, type OutlineItems, type OutlineView } from './view';
+
+/** A validated outline call (the lead's argument parsing builds it). */
+export interface OutlineRequest {
+  path?: string;
+  language?: LanguageId;
+  items: OutlineItems;
+  view: OutlineView;
+  /** Tested against each top-level entry's name, signature and first source line. */
+  name?: RegExp;
+  symbolTypes?: ReadonlySet<string>;
+  /** Keep only exported (public) members. */
+  pubMembers: boolean;
+  /** Top-level entries, members not counted. */
+  limit: number;
+  /** Knobs for tests and benchmarks; the tool uses the seed's limits. */
+  deadlineMs?: number;
+  maxFiles?: number;
+}
+
+/** Skipped paths named in metadata. */
+const LISTED_SKIPS = 20;
+
+/** Skipped files: counted and noted by SkippedFiles, and the first few listed with their reason for metadata. */
+class SkipLog {
+  readonly files = new SkippedFiles();
+  readonly listed: string[] = [];
+
+  add(display: string, reason: SkipReason, detail: string): void {
+    this.files.add(display, reason, detail);
+    if (this.listed.length < LISTED_SKIPS) this.listed.push(`${display}: ${reason}`);
+  }
+}
+
+/**
+ * `ast_grep` outline: every file of the target in path order, read whole, checked against the
+ * tree limits, parsed and outlined by the bundled rules; one JSON line per selected top-level
+ * entry until `limit` entries or the output cap, each line kept whole (a parent with its members).
+ * A passed deadline ends the call as a partial failure with the entries so far; skipped files make
+ * it partial but still successful.
+ */
+export async function runOutline(request: OutlineRequest, ctx: ToolContext): Promise<ToolResult> {
+  const deadlineMs = request.deadlineMs ?? L.DEADLINE_MS;
+  const maxFiles = request.maxFiles ?? L.MAX_FILES;
+  const checkpoint = new Checkpoint(ctx.signal, Date.now() + deadlineMs);
+  const targets = await collectTargets({ tool: 'ast_grep', path: request.path, language: request.language, maxFiles, deadline: checkpoint.deadline }, ctx);
+  const skips = new SkipLog();
+  const reader = new SourceReader();
+  const budget = new OutputBudget(L.OUTPUT_CAP);
+  const filter = { items: request.items, name: request.name, symbolTypes: request.symbolTypes };
+  let entries = 0;
+  let symbolsReturned = 0;
+  let filesOutlined = 0;
+  let deadlineHit = false;
+  let limitHit = false;
+  const step = (): boolean => {
+    if (checkpoint.expired()) deadlineHit = true;
+    return !deadlineHit;
+  };
+
+  files: for (const file of targets.files) {
+    if (!step()) break;
+    await checkpoint.breathe();
+    const read = reader.read(file.absolute);
+    if (!read.ok) {
+      skips.add(file.display, read.reason, read.detail);
+      continue;
+    }
+    const complexity = treeComplexity(read.text);
+    if (!complexity.ok) {
+      skips.add(file.display, 'too_complex', complexity.reason);
+      continue;
+    }
+    checkpoint.cancelled();
+    const root = parse(napiLanguage(file.language), read.text).root();
+    const symbols = extractOutline(root, file.language, step);
+    if (deadlineHit) break;
+    filesOutlined++;
+    for (const symbol of symbols) {
+      if (!selected(symbol, filter)) continue;
+      if (entries === request.limit) {
+        limitHit = true;
+        break files;
+      }
+      if (!step()) break files;
+      const item = itemOf(symbol, request.view, request.pubMembers);
+      if (!budget.add(JSON.stringify({ path: file.display, language: file.language, item }))) break files;
+      entries++;
+      symbolsReturned += 1 + (item.members?.length ?? 0);
+    }
+  }
+
+  const truncated = limitHit || budget.truncated;
+  const partial = deadlineHit || skips.files.count > 0 || targets.overLimit > 0;
+  if (entries === 0 && !deadlineHit && !budget.truncated) {
+    budget.note(`No ${request.items === 'structure' ? 'declarations' : request.items} matched in ${filesOutlined} outlined file(s) of ${targets.files.length} candidate(s).`);
+  }
+  if (limitHit) budget.note(`[truncated: the limit of ${request.limit} entries was reached; narrow path, name or symbol_type, or raise limit (at most ${L.MAX_LIMIT})]`);
+  else if (budget.truncated) budget.note(`[truncated: output reached the ${L.OUTPUT_CAP}-byte cap; narrow path, name or symbol_type, or use view "names"]`);
+  for (const line of skips.files.notes()) budget.note(line);
+  if (targets.overLimit > 0) budget.note(`[partial: ${targets.overLimit} file(s) past the ${maxFiles}-file limit not outlined; narrow path]`);
+  if (deadlineHit) budget.note(`[partial: the ${deadlineMs / 1000}-second deadline passed; entries so far are shown — narrow path or give language]`);
+
+  const metadata = {
+    operation: 'outline',
+    symbols_returned: symbolsReturned,
+    entries,
+    files: filesOutlined,
+    files_skipped: skips.files.count + targets.overLimit,
+    ...(skips.listed.length > 0 ? { skipped: skips.listed } : {}),
+    other_files: targets.otherTypes,
+    bytes_read: reader.bytesRead,
+    partial,
+    truncated,
+    ...(deadlineHit ? { timed_out: true } : {}),
+  };
+  return deadlineHit ? failure(budget.text(), metadata) : success(budget.text(), metadata);
+}
