@@ -43,6 +43,16 @@ export function pendingSummary(tool: string, args: unknown): ToolMetadata {
     case 'list_files':
       put('path', str('path') ?? '.');
       break;
+    case 'ast_grep':
+      put('operation', str('operation') ?? 'search');
+      put('pattern', str('pattern'));
+      put('language', str('language'));
+      put('path', str('path'));
+      break;
+    case 'repo_map':
+      put('path', str('path'));
+      put('query', str('query'));
+      break;
     case 'subagents':
       put('tasks', Array.isArray(a.tasks) ? a.tasks.length : undefined);
       break;

@@ -1,0 +1,22 @@
+import { strict as assert } from 'node:assert';
+import { pendingSummary } from '../../../../src/core/agent/toolSummary';
+
+describe('pendingSummary', () => {
+  it('shows ast_grep operation, pattern, language and path, search being the default', () => {
+    assert.deepEqual(pendingSummary('ast_grep', { pattern: 'foo($A)', rewrite: 'bar($A)', path: 'src', language: 'rust' }), {
+      operation: 'search', pattern: 'foo($A)', language: 'rust', path: 'src',
+    });
+    assert.deepEqual(pendingSummary('ast_grep', { operation: 'outline', path: 'src', pattern: null }), { operation: 'outline', path: 'src' });
+  });
+
+  it('shows repo_map path and query, nothing else', () => {
+    assert.deepEqual(pendingSummary('repo_map', { path: 'src', query: 'session', maxTokens: 2048 }), { path: 'src', query: 'session' });
+    assert.deepEqual(pendingSummary('repo_map', {}), {});
+  });
+
+  it('never shows write contents or hash_edit payloads', () => {
+    assert.deepEqual(pendingSummary('write', { path: 'a.txt', content: 'secret' }), { path: 'a.txt', bytes: 6 });
+    const summary = pendingSummary('hash_edit', { input: '[a.ts#ABCDEF]\nSWAP 1.aa:\n+token\n' });
+    assert.equal(JSON.stringify(summary).includes('token'), false);
+  });
+});
