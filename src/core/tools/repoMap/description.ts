@@ -1,0 +1,15 @@
+import * as L from './limits';
+
+const n = (value: number): string => value.toLocaleString('en-US');
+
+/** What the model reads about `repo_map`; states every limit and how ranking and tokens work. */
+export const REPO_MAP_DESCRIPTION = `Return a compact, ranked structural map of the Rust, Python, TypeScript, TSX and Go symbols of the workspace (or of one folder or file), to see where things are before reading code. Read-only: mutates nothing, runs in process (embedded parsers, no CLI).
+
+Arguments: {"path": "src", "query": "session replay", "maxTokens": 4096} — all optional; null means omitted.
+- path: folder or file to map (default the workspace root), under the same path rules as read.
+- query: up to ${L.MAX_QUERY_CHARS} characters of words; files and symbols whose path or name contains a query word (case-insensitive, camelCase and snake_case split) rank higher.
+- maxTokens: ${n(L.MIN_TOKENS)} to ${n(L.MAX_TOKENS)} (default ${n(L.DEFAULT_TOKENS)}). Tokens are estimated as ceil(UTF-8 bytes / 4) of the whole output; the map never exceeds the budget.
+
+Output: a header line with counts, then files best first, each as "path:" followed by its symbols as "  LINE: signature" rows (1-based lines; members of a type indented under it when the budget allows), then notes. Ranking is approximate: a file's rank is PageRank over which files name symbols of which others (identifier tokens counted from the text, comments and strings included), boosted ×${L.QUERY_FILE_BOOST} when its path or a symbol matches the query and ×${L.RECENT_BOOST} when recently touched (among the ${L.RECENT_FILES} newest files modified in the last 7 days and newer than most of the repository); a symbol ranks by its file's rank × (1 + ln(1 + distinct other files naming it)), ×${L.QUERY_SYMBOL_BOOST} when its name matches the query, lower when not exported. Symbols are taken best first until the next row would pass the budget (then truncated is true).
+Skipped: ignored files (.gitignore, .ignore), hidden folders, folders named ${[...L.SKIPPED_DIRS].join(', ')} below the requested path, declaration and generated files (*.d.ts, *.min.js, *_pb2.py, *.pb.go, *_gen.go, *.gen.ts, *.generated.ts, zz_generated*, or "Code generated … DO NOT EDIT" / "@generated" near the top).
+Limits: ${n(L.MAX_FILES)} files parsed (the first in path order), ${L.MAX_FILE_BYTES / 1024} KiB per file, ${L.MAX_TOTAL_BYTES / (1024 * 1024)} MiB read per call, syntax trees of 16,384 nodes and depth 64, ${n(L.MAX_SYMBOLS)} symbols, ${n(L.MAX_REFERENCE_TOKENS)} identifier tokens scanned for references, ${L.DEADLINE_MS / 1000} seconds (cooperative; a later result is partial). Check truncated, partial, files_skipped and skip_reasons.`;
