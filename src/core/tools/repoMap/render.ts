@@ -14,6 +14,8 @@ export interface RenderedMap {
   text: string;
   filesShown: number;
   symbolsShown: number;
+  /** Symbols that could be shown (imports are never). */
+  symbolsTotal: number;
   truncated: boolean;
   tokens: number;
 }
@@ -107,5 +109,5 @@ export function renderMap(files: readonly RankedFile[], maxTokens: number, notes
   const lines = [headerOf(openFiles.size, files.length, taken.size, symbolsTotal), ...body, ...keptNotes];
   if (truncated) lines.push(cutNoteOf(maxTokens, files.length - openFiles.size, symbolsTotal - taken.size));
   const text = lines.join('\n');
-  return { text, filesShown: openFiles.size, symbolsShown: taken.size, truncated, tokens: estimateTokens(text) };
+  return { text, filesShown: openFiles.size, symbolsShown: taken.size, symbolsTotal, truncated, tokens: estimateTokens(text) };
 }
