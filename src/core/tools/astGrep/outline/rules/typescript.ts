@@ -1,6 +1,6 @@
 import type { SgNode } from '@ast-grep/napi';
 import type { OutlineSymbol } from '../types';
-import { asMember, childOfKind, fieldOf, fieldText, multiline, symbolOf } from '../symbol';
+import { asMember, childOfKind, fieldOf, fieldText, kindOf, multiline, symbolOf } from '../symbol';
 
 /**
  * TypeScript, TSX and JavaScript: imports (named by their module), re-exports (`export … from`:
@@ -8,7 +8,8 @@ import { asMember, childOfKind, fieldOf, fieldText, multiline, symbolOf } from '
  * `declare module`, and `const`/`let`/`var` declarations (a function or class value makes a
  * function or class). Exported: an `export` wrapper (`export default` included; an anonymous
  * default is named `default`) or a later `export { name }`. Class members are public unless
- * `private`, `protected` or `#private`; interface and enum members always are.
+ * `private`, `protected` or `#private`; interface and enum members always are. Constructor
+ * parameter properties (`constructor(private x: T)`) are properties after their constructor.
  */
 export function typescriptItems(node: SgNode): OutlineSymbol[] {
   return declarationsOf(node, node, false, true);
@@ -147,6 +148,20 @@ function classMembers(body: SgNode): OutlineSymbol[] {
     const hidden = name.startsWith('#') || member.children().some((c) => c.kind() === 'accessibility_modifier' && c.text() !== 'public');
     const type = base === 'method' && name === 'constructor' ? 'constructor' : base;
     out.push(symbolOf({ node: member, name, type, exported: !hidden, body: base === 'method' ? fieldOf(member, 'body') : multiline(fieldOf(member, 'value')) }));
+    if (type === 'constructor') out.push(...parameterProperties(member));
+  }
+  return out;
+}
+
+/** `constructor(private readonly signal: AbortSignal)` declares the property `signal`. */
+function parameterProperties(constructor: SgNode): OutlineSymbol[] {
+  const out: OutlineSymbol[] = [];
+  for (const parameter of fieldOf(constructor, 'parameters')?.namedChildren() ?? []) {
+    const modifiers = parameter.children().filter((c) => kindOf(c) === 'accessibility_modifier' || kindOf(c) === 'readonly' || c.text() === 'override');
+    const name = fieldText(parameter, 'pattern');
+    if (modifiers.length === 0 || name === undefined) continue;
+    const hidden = modifiers.some((m) => kindOf(m) === 'accessibility_modifier' && m.text() !== 'public');
+    out.push(symbolOf({ node: parameter, name, type: 'property', exported: !hidden }));
   }
   return out;
 }

@@ -94,7 +94,7 @@ describe('ast_grep outline: extractOutline (bundled rules)', () => {
     assert.equal(find(symbols, 'MAX').signature, 'const MAX: usize = 3;');
   });
 
-  it('TypeScript: imports, re-exports, export wrappers, later export clauses, class member visibility, namespaces', () => {
+  it('TypeScript: imports, re-exports, export wrappers, later export clauses, class member visibility, parameter properties, namespaces', () => {
     const text = [
       "import { a } from './a';",
       "export * from './b';",
@@ -126,6 +126,7 @@ describe('ast_grep outline: extractOutline (bundled rules)', () => {
       '  property #secret @5:3-5:14',
       '  method guarded @6:3-6:31',
       '  constructor constructor + @7:3-7:50',
+      '  property name + @7:15-7:36',
       '  method get + @8:3-8:66',
       'interface Options + @10:1-10:68',
       '  property depth + @10:28-10:41',
