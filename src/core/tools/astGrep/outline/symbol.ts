@@ -1,4 +1,4 @@
-import type { SgNode } from '@ast-grep/napi';
+import type { Range, SgNode } from '@ast-grep/napi';
 import type { OutlineRange, OutlineSymbol } from './types';
 
 /** Characters of a signature or first line; longer text ends in `…`. */
@@ -33,22 +33,30 @@ export function collapse(text: string): string {
 
 /** napi ranges are 0-based; outline ranges are 1-based, end exclusive (napi's end already is). */
 export function rangeOf(node: SgNode): OutlineRange {
-  const { start, end } = node.range();
+  return toOutlineRange(node.range());
+}
+
+function toOutlineRange({ start, end }: Range): OutlineRange {
   return { start: { line: start.line + 1, column: start.column + 1 }, end: { line: end.line + 1, column: end.column + 1 } };
 }
 
-/** The declaration's text before its body, on one line. napi indices are UTF-16 offsets, as JS strings are. */
-export function headerOf(node: SgNode, body: SgNode | number | null | undefined, text = node.text()): string {
+/**
+ * The declaration's text before its body, on one line. napi indices are UTF-16 offsets, as JS
+ * strings are; `start` is the declaration's own start index.
+ */
+function headerOf(text: string, start: number, body: SgNode | number | null | undefined): string {
   let cut = text.length;
   if (typeof body === 'number') cut = body;
-  else if (body) cut = body.range().start.index - node.range().start.index;
+  else if (body) cut = body.range().start.index - start;
   return collapse(text.slice(0, Math.max(0, Math.min(cut, text.length))));
 }
 
 export function symbolOf(decl: Declaration): OutlineSymbol {
+  // Each napi call costs microseconds: the text and range are fetched once.
   const text = decl.node.text();
+  const range = decl.node.range();
   const newline = text.indexOf('\n');
-  const header = headerOf(decl.node, decl.body, text);
+  const header = headerOf(text, range.start.index, decl.body);
   return {
     name: decl.name,
     type: decl.type,
@@ -56,7 +64,7 @@ export function symbolOf(decl: Declaration): OutlineSymbol {
     firstLine: bounded((newline === -1 ? text : text.slice(0, newline)).trim()),
     exported: decl.exported,
     imported: decl.imported ?? false,
-    range: rangeOf(decl.node),
+    range: toOutlineRange(range),
     members: decl.members ?? [],
   };
 }
