@@ -12,7 +12,7 @@ const nodeGlobals = Object.fromEntries(
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/host/node_modules/**', 'test/host/.state/**', '**/*.vsix', '.tmp/**'],
+    ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/host/node_modules/**', 'test/host/.state/**', '**/*.vsix', '.tmp/**', 'test/unit/core/tools/astGrep/fixtures/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
