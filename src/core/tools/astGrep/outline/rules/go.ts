@@ -106,7 +106,7 @@ function methodOf(node: SgNode): OutlineSymbol[] {
   const name = fieldText(node, 'name');
   const receiver = fieldOf(node, 'receiver')?.namedChildren().find((c) => c.kind() === 'parameter_declaration');
   if (name === undefined) return [];
-  const receiverType = receiver === undefined ? '' : collapse(fieldText(receiver, 'type') ?? '').replace(/\[.*\]$/s, '');
+  const receiverType = receiver === undefined ? '' : collapse(fieldText(receiver, 'type') ?? '');
   const base = receiverType.replace(/^\*\s*/, '').replace(/\[.*\]$/s, '');
   const qualified = receiverType.startsWith('*') ? `(*${base}).${name}` : base === '' ? name : `${base}.${name}`;
   return [symbolOf({ node, name: qualified, type: 'method', exported: isExported(name), body: fieldOf(node, 'body') })];
