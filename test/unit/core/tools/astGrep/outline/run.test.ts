@@ -219,6 +219,19 @@ describe('ast_grep outline: runOutline', function () {
     assert.equal(single.metadata.other_files, 1);
   });
 
+  it('language restricts a folder to that language; files past maxFiles make the outline partial', async () => {
+    await ws.files({ 'mix/a.py': 'def a(): pass\n', 'mix/b.py': 'def b(): pass\n', 'mix/c.rs': 'fn c() {}\n' });
+    const python = await runOutline(request({ path: 'mix', language: 'python' }), ctx);
+    assert.deepEqual(entries(python).map((l) => `${l.language} ${l.item.name}`), ['python a', 'python b']);
+    assert.equal(python.metadata.other_files, 1);
+    const capped = await runOutline(request({ path: 'mix', maxFiles: 1 }), ctx);
+    assert.equal(capped.status, 'success');
+    assert.deepEqual(entries(capped).map((l) => l.item.name), ['a']);
+    assert.equal(capped.metadata.files_skipped, 2);
+    assert.equal(capped.metadata.partial, true);
+    assert.match(capped.content, /\[partial: 2 file\(s\) past the 1-file limit not outlined; narrow path\]/);
+  });
+
   it('throws when the call is cancelled', async () => {
     await ws.files({ 'walk.py': PYTHON });
     const controller = new AbortController();
