@@ -1,3 +1,4 @@
+import { astGrepTool } from './astGrep';
 import { bashTool } from './bash';
 import type { ToolDefinition } from './definition';
 import { findTool } from './find';
@@ -6,13 +7,14 @@ import { hashEditTool } from './hashEdit';
 import { definitionTool, diagnosticsTool, referencesTool, symbolsTool } from './language';
 import { listFilesTool } from './listFiles';
 import { readTool } from './read';
+import { repoMapTool } from './repoMap';
 import { subagentsTool } from './subagents';
 import { ToolRegistry } from './registry';
 import { writeTool } from './write';
 
 /** Every built-in tool of the core, in no particular order (the registry orders them). */
 export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
-  readTool, hashEditTool, writeTool, bashTool, findTool, listFilesTool, grepTool, diagnosticsTool, referencesTool, definitionTool, symbolsTool, subagentsTool,
+  readTool, hashEditTool, writeTool, bashTool, findTool, listFilesTool, grepTool, repoMapTool, astGrepTool, diagnosticsTool, referencesTool, definitionTool, symbolsTool, subagentsTool,
 ];
 
 /** A registry holding every built-in tool. */

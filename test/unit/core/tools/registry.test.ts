@@ -28,9 +28,19 @@ describe('ToolRegistry', () => {
     assert.deepEqual(Object.keys(read.parameters.properties as object), ['paths']);
     assert.equal(read.parameters.additionalProperties, false);
     assert.deepEqual(read.parameters.required, ['paths']);
-    assert.deepEqual(specs.map((s) => s.name), ['read', 'hash_edit', 'write', 'bash', 'grep', 'find', 'list_files', 'diagnostics', 'references', 'definition', 'symbols', 'subagents']);
+    assert.deepEqual(specs.map((s) => s.name), ['read', 'hash_edit', 'write', 'bash', 'grep', 'find', 'list_files', 'repo_map', 'ast_grep', 'diagnostics', 'references', 'definition', 'symbols', 'subagents']);
     const write = specs.find((s) => s.name === 'write');
     assert.deepEqual(write?.parameters.required, ['path', 'content']);
     assert.ok(specs.every((s) => s.description.length > 40));
+  });
+
+  it('offers ast_grep with every field but operation nullable, so providers that require every key can send null', () => {
+    const astGrep = createDefaultRegistry().providerSpecs().find((s) => s.name === 'ast_grep');
+    type Property = { type?: string | string[]; anyOf?: { type?: string }[] };
+    const properties = astGrep?.parameters.properties as Record<string, Property>;
+    const allowsNull = (p: Property | undefined): boolean => (Array.isArray(p?.type) && p.type.includes('null')) || (p?.anyOf?.some((branch) => branch.type === 'null') ?? false);
+    const nullable = Object.keys(properties).filter((key) => allowsNull(properties[key]));
+    assert.deepEqual(nullable.sort(), ['items', 'language', 'limit', 'name', 'path', 'pattern', 'pub_members', 'rewrite', 'symbol_type', 'view']);
+    assert.equal(astGrep?.parameters.required, undefined);
   });
 });
