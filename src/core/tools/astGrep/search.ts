@@ -167,6 +167,7 @@ export async function runSearch(request: SearchRequest, ctx: ToolContext): Promi
     files_parsed: filesParsed,
     files_with_matches: filesWithMatches,
     files_skipped: skipped.count + patternSkipped + targets.overLimit,
+    ...(skipped.listed.length > 0 ? { skipped: skipped.listed } : {}),
     other_files: targets.otherTypes,
     bytes_read: reader.bytesRead,
     partial,

@@ -17,6 +17,8 @@ const REASON_TEXT: Record<SkipReason, string> = {
 export class SkippedFiles {
   private readonly byReason = new Map<SkipReason, { paths: string[]; count: number; detail: string }>();
   private total = 0;
+  /** `path: reason` of the first LISTED skipped files, for metadata. */
+  readonly listed: string[] = [];
 
   get count(): number {
     return this.total;
@@ -24,6 +26,7 @@ export class SkippedFiles {
 
   add(display: string, reason: SkipReason, detail: string): void {
     this.total++;
+    if (this.listed.length < LISTED) this.listed.push(`${display}: ${reason}`);
     let entry = this.byReason.get(reason);
     if (entry === undefined) {
       entry = { paths: [], count: 0, detail };

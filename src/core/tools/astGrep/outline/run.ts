@@ -5,8 +5,7 @@ import { failure, success, type ToolResult } from '../../result';
 import { treeComplexity } from '../complexity';
 import { napiLanguage, type LanguageId } from '../languages';
 import * as L from '../limits';
-import { SkippedFiles } from '../skipped';
-import { SourceReader, type SkipReason } from '../source';
+import { SkippedFiles, TrackedReader } from '../skipped';
 import { Checkpoint, collectTargets } from '../targets';
 import { extractOutline } from './extract';
 import { itemOf, selected, type OutlineItems, type OutlineView } from './view';
@@ -29,20 +28,6 @@ export interface OutlineRequest {
   maxFiles?: number;
 }
 
-/** Skipped paths named in metadata. */
-const LISTED_SKIPS = 20;
-
-/** Skipped files: counted and noted by SkippedFiles, and the first few listed with their reason for metadata. */
-class SkipLog {
-  readonly files = new SkippedFiles();
-  readonly listed: string[] = [];
-
-  add(display: string, reason: SkipReason, detail: string): void {
-    this.files.add(display, reason, detail);
-    if (this.listed.length < LISTED_SKIPS) this.listed.push(`${display}: ${reason}`);
-  }
-}
-
 /**
  * `ast_grep` outline: every file of the target in path order, read whole, checked against the
  * tree limits, parsed and outlined by the bundled rules; one JSON line per selected top-level
@@ -55,8 +40,8 @@ export async function runOutline(request: OutlineRequest, ctx: ToolContext): Pro
   const maxFiles = request.maxFiles ?? L.MAX_FILES;
   const checkpoint = new Checkpoint(ctx.signal, Date.now() + deadlineMs);
   const targets = await collectTargets({ tool: 'ast_grep', path: request.path, language: request.language, maxFiles, deadline: checkpoint.deadline }, ctx);
-  const skips = new SkipLog();
-  const reader = new SourceReader();
+  const skips = new SkippedFiles();
+  const reader = new TrackedReader(skips);
   const budget = new OutputBudget(L.OUTPUT_CAP);
   const filter = { items: request.items, name: request.name, symbolTypes: request.symbolTypes };
   let entries = 0;
@@ -72,18 +57,15 @@ export async function runOutline(request: OutlineRequest, ctx: ToolContext): Pro
   files: for (const file of targets.files) {
     if (!step()) break;
     await checkpoint.breathe();
-    const read = reader.read(file.absolute);
-    if (!read.ok) {
-      skips.add(file.display, read.reason, read.detail);
-      continue;
-    }
-    const complexity = treeComplexity(read.text);
+    const text = reader.read(file);
+    if (text === undefined) continue;
+    const complexity = treeComplexity(text);
     if (!complexity.ok) {
       skips.add(file.display, 'too_complex', complexity.reason);
       continue;
     }
     checkpoint.cancelled();
-    const root = parse(napiLanguage(file.language), read.text).root();
+    const root = parse(napiLanguage(file.language), text).root();
     const symbols = extractOutline(root, file.language, step);
     if (deadlineHit) break;
     filesOutlined++;
@@ -102,13 +84,13 @@ export async function runOutline(request: OutlineRequest, ctx: ToolContext): Pro
   }
 
   const truncated = limitHit || budget.truncated;
-  const partial = deadlineHit || skips.files.count > 0 || targets.overLimit > 0;
+  const partial = deadlineHit || skips.count > 0 || targets.overLimit > 0;
   if (entries === 0 && !deadlineHit && !budget.truncated) {
     budget.note(`No ${request.items === 'structure' ? 'declarations' : request.items} matched in ${filesOutlined} outlined file(s) of ${targets.files.length} candidate(s).`);
   }
   if (limitHit) budget.note(`[truncated: the limit of ${request.limit} entries was reached; narrow path, name or symbol_type, or raise limit (at most ${L.MAX_LIMIT})]`);
   else if (budget.truncated) budget.note(`[truncated: output reached the ${L.OUTPUT_CAP}-byte cap; narrow path, name or symbol_type, or use view "names"]`);
-  for (const line of skips.files.notes()) budget.note(line);
+  for (const line of skips.notes()) budget.note(line);
   if (targets.overLimit > 0) budget.note(`[partial: ${targets.overLimit} file(s) past the ${maxFiles}-file limit not outlined; narrow path]`);
   if (deadlineHit) budget.note(`[partial: the ${deadlineMs / 1000}-second deadline passed; entries so far are shown — narrow path or give language]`);
 
@@ -117,7 +99,7 @@ export async function runOutline(request: OutlineRequest, ctx: ToolContext): Pro
     symbols_returned: symbolsReturned,
     entries,
     files: filesOutlined,
-    files_skipped: skips.files.count + targets.overLimit,
+    files_skipped: skips.count + targets.overLimit,
     ...(skips.listed.length > 0 ? { skipped: skips.listed } : {}),
     other_files: targets.otherTypes,
     bytes_read: reader.bytesRead,
