@@ -1,5 +1,5 @@
-import { parse } from '@ast-grep/napi';
-import { promises as fsp } from 'node:fs';
+import { parse, type SgNode } from '@ast-grep/napi';
+import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ToolContext } from '../definition';
 import { treeComplexity } from '../astGrep/complexity';
@@ -72,13 +72,14 @@ function countSymbols(symbols: readonly OutlineSymbol[]): number {
 /**
  * Walks the requested folder (or takes the one file), leaves out dependency, build and generated
  * code, then reads, checks and outlines files in path order under the file, byte, symbol and
- * deadline limits. Cancellation throws; every other reason a file is left out is counted.
+ * deadline limits, yielding to the event loop every few milliseconds (Checkpoint.breathe).
+ * Cancellation throws; every other reason a file is left out is counted.
  */
 export async function collectSources(requested: string | undefined, extract: ExtractOutline, limits: CollectLimits, ctx: ToolContext): Promise<Collection> {
   const targets = await collectTargets({ tool: 'repo_map', path: requested, language: undefined, languages: MAP_LANGUAGES, maxFiles: Number.MAX_SAFE_INTEGER, deadline: limits.deadline }, ctx);
   const skipped = new Map<MapSkipReason, number>();
   const skip = (reason: MapSkipReason, n = 1): void => {
-    skipped.set(reason, (skipped.get(reason) ?? 0) + n);
+    if (n > 0) skipped.set(reason, (skipped.get(reason) ?? 0) + n);
   };
   // Skipped folders count below the requested folder only, so asking for `vendor/x` maps it.
   const base = targets.walk === null ? undefined : requested === undefined ? ctx.runtime.root : (await ctx.runtime.resolve('repo_map', requested, 'read')).canonical;
@@ -93,61 +94,57 @@ export async function collectSources(requested: string | undefined, extract: Ext
   const out: Collection = { files: [], scanned: 0, skipped, symbols: 0, partial: targets.walk !== null && !targets.walk.scan_complete, walk: targets.walk };
   const step = (): boolean => !checkpoint.expired();
   for (let i = 0; i < chosen.length; i++) {
-    const file = chosen[i] as TargetFile;
+    await checkpoint.breathe();
     if (checkpoint.expired()) {
       out.partial = true;
       skip('deadline', chosen.length - i);
       break;
     }
-    if (out.symbols >= limits.maxSymbols) {
-      skip('symbol_limit', chosen.length - i);
-      break;
-    }
-    const read = await reader.read(file.absolute);
-    ctx.signal.throwIfAborted();
-    if (!read.ok) {
-      skip(read.reason);
+    const file = chosen[i] as TargetFile;
+    const parsed = parseFile(file, reader);
+    if (parsed.read) out.scanned++;
+    if (!parsed.ok) {
+      skip(parsed.reason);
       continue;
     }
-    out.scanned++;
-    if (isGeneratedText(read.text)) {
-      skip('generated');
-      continue;
-    }
-    if (!treeComplexity(read.text).ok) {
-      skip('too_complex');
-      continue;
-    }
-    const symbols = outlineOf(read.text, file.language, extract, step);
-    if (symbols === undefined) {
-      skip('unparsable');
-      continue;
-    }
+    const symbols = extract(parsed.root, file.language, step);
     if (checkpoint.expired()) out.partial = true;
     const count = countSymbols(symbols);
     if (out.symbols + count > limits.maxSymbols) {
       skip('symbol_limit', chosen.length - i);
       break;
     }
-    const stat = await fsp.stat(file.absolute).catch((err: NodeJS.ErrnoException) => err);
-    if (stat instanceof Error) {
-      skip('unreadable');
-      continue;
-    }
     out.symbols += count;
-    out.files.push({ display: file.display, language: file.language, text: read.text, mtimeMs: stat.mtimeMs, symbols });
+    out.files.push({ display: file.display, language: file.language, text: parsed.text, mtimeMs: parsed.mtimeMs, symbols });
   }
   return out;
 }
 
-/** The file's symbols, or undefined when the parser rejects the text (counted, never thrown to the model). */
-function outlineOf(text: string, language: LanguageId, extract: ExtractOutline, step: () => boolean): OutlineSymbol[] | undefined {
-  let root;
+/** A file read, checked and parsed, or why it was not (`read`: whether it was read whole). */
+type Parsed = { ok: true; read: true; text: string; root: SgNode; mtimeMs: number } | { ok: false; read: boolean; reason: MapSkipReason };
+
+/**
+ * Reads, checks and parses one file, synchronously: @ast-grep/napi's parseAsync measured slower
+ * here than parse, one file or many at once.
+ */
+function parseFile(file: TargetFile, reader: SourceReader): Parsed {
+  const source = reader.read(file.absolute);
+  if (!source.ok) return { ok: false, read: false, reason: source.reason };
+  if (isGeneratedText(source.text)) return { ok: false, read: true, reason: 'generated' };
+  if (!treeComplexity(source.text).ok) return { ok: false, read: true, reason: 'too_complex' };
+  let mtimeMs: number;
+  let root: SgNode;
   try {
-    root = parse(napiLanguage(language), text).root();
+    mtimeMs = statSync(file.absolute).mtimeMs;
   } catch {
-    // The parser throws only on input it cannot take at all; the caller counts the file as unparsable.
-    return undefined;
+    // Gone since it was read: counted like any unreadable file.
+    return { ok: false, read: true, reason: 'unreadable' };
   }
-  return extract(root, language, step);
+  try {
+    root = parse(napiLanguage(file.language), source.text).root();
+  } catch {
+    // The parser throws only on input it cannot take at all: counted, never a failure of the call.
+    return { ok: false, read: true, reason: 'unparsable' };
+  }
+  return { ok: true, read: true, text: source.text, root, mtimeMs };
 }
