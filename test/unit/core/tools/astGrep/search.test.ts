@@ -134,6 +134,16 @@ describe('ast_grep search: bad input and limits', function () {
       assert.equal((await fsp.stat(file)).mtimeMs, before.mtimeMs);
     });
 
+    it('a replacement estimated over 1 MiB is left out and reported; the other previews stay', async () => {
+      await ws.files({ 'a.js': `f("${'a'.repeat(220 * 1024)}");\nf(1);\n` });
+      const result = await search({ pattern: 'f($A)', rewrite: 'g($A, $A, $A, $A, $A)' });
+      assert.equal(result.status, 'success');
+      assert.equal(result.metadata.matches, 1);
+      assert.equal(result.metadata.partial, true);
+      assert.deepEqual(result.content.split('\n').slice(0, 3), ['a.js:2: bytes [225287, 225291)', '-f(1);', '+g(1, 1, 1, 1, 1);']);
+      assert.match(result.content, /\[partial: 1 preview\(s\) left out: the replacement would exceed 1048576 bytes\]/);
+    });
+
     it('overlapping matches give independent previews, each against the original text', async () => {
       await ws.files({ 'a.js': 'x = f(f(1));\n' });
       const result = await search({ pattern: 'f($A)', rewrite: 'g($A)' });
