@@ -49,13 +49,14 @@ export function recentFiles(files: readonly { mtimeMs: number }[], now: number):
 }
 
 /**
- * How much a name's occurrences mean: a compound or long name (`parseConfig`, `load_rules`,
- * `Checkpoint`… 8+ characters) is specific; a one-word type name less so; one plain lowercase word
- * (`text`, `run`, `get`) is mostly other things that share its spelling.
+ * How much a name's occurrences mean: a compound name (`parseConfig`, `load_rules`) is specific; a
+ * one-word capitalised or upper-case one (`Checkpoint`, `Point`, `COMMA`) less so, the shorter the
+ * less; one plain lowercase word (`text`, `generator`) is mostly other things spelled alike.
  */
 export function nameWeight(name: string): number {
-  if (name.length >= 8 || /[a-z0-9][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]/.test(name)) return 1;
-  return /^[A-Z]/.test(name) ? 0.5 : 0.1;
+  if (/[a-z0-9][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]/.test(name)) return 1;
+  if (/^[A-Z]/.test(name)) return name.length >= 8 ? 1 : 0.5;
+  return name.length >= 8 ? 0.25 : 0.1;
 }
 
 /**

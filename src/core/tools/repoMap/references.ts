@@ -4,8 +4,11 @@ import type { OutlineSymbol } from '../astGrep/outline/types';
 
 /**
  * Cross-file references, counted from the text alone: every identifier-shaped token of a file that
- * names a symbol another file defines, and can see, is one reference. No tree walk (visiting nodes
- * from JavaScript costs about 4.5 µs each); comments and strings count too, which is why ranking is
+ * names a symbol another file defines, and can see, is one reference. Seeing it takes the same
+ * language family, the symbol's scope, and — from another folder — the file's module name among
+ * the referencing file's tokens, as an import or a qualified name writes it (`./settings`,
+ * `from models import`, `server.Start`, `config::load`). No tree walk (visiting nodes from
+ * JavaScript costs about 4.5 µs each); comments and strings count too, which is why ranking is
  * approximate.
  */
 export interface References {
@@ -13,9 +16,11 @@ export interface References {
   byName: Map<string, Map<number, number>>;
   /** Name → the definitions of that name (imports and impl blocks excluded). */
   definers: Map<string, Definition[]>;
-  /** Folder and language family of each file, for visibility. */
+  /** Per file, for visibility: its folder, language family, module names (undefined: reachable by none in particular), and the module names its text mentions. */
   dirs: readonly string[];
   families: readonly string[];
+  modules: readonly (readonly string[] | undefined)[];
+  mentions: readonly ReadonlySet<string>[];
   tokensScanned: number;
   /** The token limit stopped the scan: files from `filesScanned` on were not counted. */
   capped: boolean;
@@ -75,51 +80,75 @@ export function familyOf(language: LanguageId): string {
   return language === 'tsx' ? 'typescript' : language;
 }
 
-/** Whether file `from` can name the definition: same language family, and in its scope (see Definition.scope). */
-export function visible(definition: Definition, from: number, refs: Pick<References, 'dirs' | 'families'>): boolean {
+/** Stems that name their folder's module rather than a module of their own. */
+const FOLDER_STEMS = new Set(['index', '__init__', 'mod']);
+/** A Rust crate root is named by the crate (Cargo.toml), which is not looked up: any file may name it. */
+const CRATE_ROOTS = new Set(['lib', 'main']);
+
+/**
+ * The names another folder's file writes to reach this file's symbols: a Go file's package is its
+ * folder; otherwise the file's stem (up to its first dot), or the folder for an index, `__init__` or
+ * `mod` file. Undefined when it cannot be told (a Rust crate root, a name that is no identifier).
+ */
+export function moduleNames(display: string, language: LanguageId): string[] | undefined {
+  const folder = path.posix.basename(path.posix.dirname(display));
+  const stem = path.posix.basename(display).split('.')[0] ?? '';
+  if (language === 'rust' && CRATE_ROOTS.has(stem)) return undefined;
+  const name = language === 'go' || FOLDER_STEMS.has(stem) ? folder : stem;
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? [name] : undefined;
+}
+
+/** Whether file `from` can name the definition (see References). */
+export function visible(definition: Definition, from: number, refs: Pick<References, 'dirs' | 'families' | 'modules' | 'mentions'>): boolean {
   const { dirs, families } = refs;
-  if (families[definition.file] !== families[from]) return false;
-  return definition.scope === 'public' || (definition.scope === 'folder' && dirs[definition.file] === dirs[from]);
+  const to = definition.file;
+  if (families[to] !== families[from]) return false;
+  if (dirs[to] === dirs[from]) return definition.scope !== 'file';
+  if (definition.scope !== 'public') return false;
+  const modules = refs.modules[to];
+  const mentioned = refs.mentions[from];
+  return modules === undefined || mentioned === undefined || modules.some((m) => mentioned.has(m));
 }
 
 /**
- * Counts, file by file, the tokens that name a symbol defined and visible elsewhere, until
- * `maxTokens` identifier tokens have been scanned in all. `step` runs between files; it returns
- * false once the deadline has passed (the count stops there) and throws on cancellation.
+ * Counts, file by file, the tokens that name a symbol defined elsewhere and visible from the file,
+ * until `maxTokens` identifier tokens have been scanned in all. `step` runs between files; it
+ * returns false once the deadline has passed (the count stops there) and throws on cancellation.
  */
 export function countReferences(files: readonly { display: string; language: LanguageId; text: string }[], definers: Map<string, Definition[]>, maxTokens: number, step: () => boolean): References {
   const dirs = files.map((f) => path.posix.dirname(f.display));
   const families = files.map((f) => familyOf(f.language));
-  const byName = new Map<string, Map<number, number>>();
-  let tokens = 0;
-  let capped = false;
-  let filesScanned = 0;
-  for (let index = 0; index < files.length && !capped; index++) {
+  const modules = files.map((f) => moduleNames(f.display, f.language));
+  const moduleSet = new Set(modules.flatMap((m) => m ?? []));
+  const mentions: Set<string>[] = files.map(() => new Set());
+  const refs: References = { byName: new Map(), definers, dirs, families, modules, mentions, tokensScanned: 0, capped: false, filesScanned: 0 };
+  for (let index = 0; index < files.length && !refs.capped; index++) {
     if (!step()) break;
     const { text } = files[index] as { text: string };
-    // Whether a name counts in this file, decided once per name and file.
-    const counted = new Map<string, boolean>();
+    // A file's mentions are known only once it is read whole (imports may come anywhere), so names are judged after.
+    const named = new Map<string, number>();
+    const mentioned = mentions[index] as Set<string>;
     IDENTIFIER.lastIndex = 0;
     let match: RegExpExecArray | null;
     while ((match = IDENTIFIER.exec(text)) !== null) {
-      if (++tokens > maxTokens) {
-        capped = true;
+      if (refs.tokensScanned >= maxTokens) {
+        refs.capped = true;
         break;
       }
+      refs.tokensScanned++;
       const name = match[0];
-      let wanted = counted.get(name);
-      if (wanted === undefined) {
-        const defined = definers.get(name);
-        // A name the file defines itself is its own use, not a reference to another file.
-        wanted = defined !== undefined && !defined.some((d) => d.file === index) && defined.some((d) => visible(d, index, { dirs, families }));
-        counted.set(name, wanted);
-      }
-      if (!wanted) continue;
-      let counts = byName.get(name);
-      if (counts === undefined) byName.set(name, (counts = new Map()));
-      counts.set(index, (counts.get(index) ?? 0) + 1);
+      if (definers.has(name)) named.set(name, (named.get(name) ?? 0) + 1);
+      if (moduleSet.has(name)) mentioned.add(name);
     }
-    if (!capped) filesScanned++;
+    for (const [name, count] of named) {
+      const defined = definers.get(name) as Definition[];
+      // A name the file defines itself is its own use, not a reference to another file.
+      if (defined.some((d) => d.file === index) || !defined.some((d) => visible(d, index, refs))) continue;
+      let counts = refs.byName.get(name);
+      if (counts === undefined) refs.byName.set(name, (counts = new Map()));
+      counts.set(index, count);
+    }
+    if (!refs.capped) refs.filesScanned++;
   }
-  return { byName, definers, dirs, families, tokensScanned: Math.min(tokens, maxTokens), capped, filesScanned };
+  return refs;
 }

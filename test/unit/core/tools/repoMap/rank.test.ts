@@ -37,11 +37,13 @@ describe('repo_map ranking', () => {
     assert.ok((b as number) > (a as number));
   });
 
-  it('weighs compound or long names fully, one-word types half, plain lowercase words a tenth', () => {
+  it('weighs compound names fully, one-word types by length, plain lowercase words least', () => {
     assert.equal(nameWeight('loadConfig'), 1);
     assert.equal(nameWeight('load_cfg'), 1);
     assert.equal(nameWeight('Checkpoint'), 1);
     assert.equal(nameWeight('Point'), 0.5);
+    assert.equal(nameWeight('COMMA'), 0.5);
+    assert.equal(nameWeight('generator'), 0.25);
     assert.equal(nameWeight('text'), 0.1);
   });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { LanguageId } from '../../../../../src/core/tools/astGrep/languages';
 import type { OutlineSymbol } from '../../../../../src/core/tools/astGrep/outline/types';
-import { countReferences, definersOf, referenceName } from '../../../../../src/core/tools/repoMap/references';
+import { countReferences, definersOf, moduleNames, referenceName } from '../../../../../src/core/tools/repoMap/references';
 import { symbol } from './symbols';
 
 interface File {
@@ -26,13 +26,24 @@ describe('repo_map references', () => {
     assert.equal(referenceName(symbol('x', 1)), undefined, 'one character is too common');
   });
 
+  it('names modules as imports write them', () => {
+    assert.deepEqual(moduleNames('src/core/settings.ts', 'typescript'), ['settings']);
+    assert.deepEqual(moduleNames('src/tools/index.ts', 'typescript'), ['tools']);
+    assert.deepEqual(moduleNames('test/a.test.ts', 'typescript'), ['a']);
+    assert.deepEqual(moduleNames('pkg/server/handler.go', 'go'), ['server']);
+    assert.deepEqual(moduleNames('app/models/__init__.py', 'python'), ['models']);
+    assert.deepEqual(moduleNames('src/net/mod.rs', 'rust'), ['net']);
+    assert.equal(moduleNames('src/lib.rs', 'rust'), undefined);
+    assert.equal(moduleNames('my-app/index.ts', 'typescript'), undefined);
+  });
+
   it('counts occurrences per referencing file, not in the defining file', () => {
     const refs = count([
       { display: 'src/config.ts', language: 'typescript', text: 'export function loadConfig() { loadConfig(); }', symbols: [symbol('loadConfig', 1)] },
       { display: 'src/a.ts', language: 'typescript', text: 'loadConfig(); loadConfig(); other();', symbols: [] },
-      { display: 'lib/b.tsx', language: 'tsx', text: 'const c = loadConfig();', symbols: [] },
+      { display: 'lib/b.tsx', language: 'tsx', text: "import { loadConfig } from '../src/config';\nconst c = loadConfig();", symbols: [] },
     ]);
-    assert.deepEqual([...(refs.byName.get('loadConfig') ?? [])], [[1, 2], [2, 1]]);
+    assert.deepEqual([...(refs.byName.get('loadConfig') ?? [])], [[1, 2], [2, 2]]);
     assert.equal(refs.byName.has('other'), false);
     assert.equal(refs.capped, false);
     assert.equal(refs.filesScanned, 3);
@@ -48,6 +59,25 @@ describe('repo_map references', () => {
     ]);
     assert.deepEqual([...(refs.byName.get('startServer')?.keys() ?? [])], [1]);
     assert.equal(refs.byName.has('hiddenHelper'), false);
+  });
+
+  it('from another folder, counts a name only where the file mentions the module defining it', () => {
+    const refs = count([
+      { display: 'pkg/server/server.go', language: 'go', text: 'package server', symbols: [symbol('StartServer', 3)] },
+      { display: 'cmd/main.go', language: 'go', text: 'import "example.com/pkg/server"\nserver.StartServer()', symbols: [] },
+      { display: 'cmd/other/other.go', language: 'go', text: 'StartServer()', symbols: [] },
+      { display: 'py/models.py', language: 'python', text: '', symbols: [symbol('UserAccount', 1, { type: 'class' })] },
+      { display: 'app/api.py', language: 'python', text: 'from py.models import UserAccount\nUserAccount()', symbols: [] },
+      { display: 'app/cli.py', language: 'python', text: 'UserAccount()', symbols: [] },
+      { display: 'src/util/index.ts', language: 'typescript', text: '', symbols: [symbol('formatBytes', 1)] },
+      { display: 'src/view.ts', language: 'typescript', text: "import { formatBytes } from './util';\nformatBytes(1)", symbols: [] },
+      { display: 'crate/src/lib.rs', language: 'rust', text: '', symbols: [symbol('parse_manifest', 1)] },
+      { display: 'crate/tests/it.rs', language: 'rust', text: 'mycrate::parse_manifest("")', symbols: [] },
+    ]);
+    assert.deepEqual([...(refs.byName.get('StartServer')?.keys() ?? [])], [1], 'the package is named only by cmd/main.go');
+    assert.deepEqual([...(refs.byName.get('UserAccount')?.keys() ?? [])], [4]);
+    assert.deepEqual([...(refs.byName.get('formatBytes')?.keys() ?? [])], [7], 'an index file is its folder');
+    assert.deepEqual([...(refs.byName.get('parse_manifest')?.keys() ?? [])], [9], 'a crate root is reachable by any file');
   });
 
   it('never links languages of different families', () => {
