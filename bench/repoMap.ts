@@ -39,7 +39,7 @@ async function phases(runtime: ToolRuntime): Promise<Record<string, number>> {
   const ctx = contextOf(runtime);
   const deadline = Date.now() + L.DEADLINE_MS;
   const t0 = performance.now();
-  const collection = await collectSources(undefined, extractOutline, { ...DEFAULT_COLLECT_LIMITS, deadline }, ctx);
+  const collection = await collectSources(undefined, [], extractOutline, { ...DEFAULT_COLLECT_LIMITS, deadline }, ctx);
   const t1 = performance.now();
   const checkpoint = new Checkpoint(ctx.signal, deadline);
   const refs = countReferences(collection.files, definersOf(collection.files), L.MAX_REFERENCE_TOKENS, () => !checkpoint.expired());

@@ -9,6 +9,7 @@ import { SourceReader, type SkipReason } from '../astGrep/source';
 import { Checkpoint, collectTargets, type TargetFile } from '../astGrep/targets';
 import type { WalkFacts } from '../../workspace/types';
 import * as L from './limits';
+import { matchesTerms } from './query';
 
 /** The languages repo_map maps (the seed's Rust/Python/TypeScript/TSX/Go). */
 export const MAP_LANGUAGES: readonly LanguageId[] = ['rust', 'python', 'typescript', 'tsx', 'go'];
@@ -63,6 +64,21 @@ export function isGeneratedText(text: string): boolean {
   return L.GENERATED_MARKER.test(text.slice(0, L.GENERATED_MARKER_SCAN));
 }
 
+/**
+ * The files to parse when there are more than `maxFiles`: those whose path matches the query
+ * first, then the shallowest, then path order; returned in path order.
+ */
+export function withinFileLimit<T extends { display: string }>(files: readonly T[], maxFiles: number, terms: readonly string[]): T[] {
+  if (files.length <= maxFiles) return [...files];
+  const depth = (file: T): number => file.display.split('/').length;
+  const priority = files.map((file, index) => ({ index, match: matchesTerms(file.display, terms) ? 0 : 1, depth: depth(file) }));
+  priority.sort((a, b) => a.match - b.match || a.depth - b.depth || a.index - b.index);
+  return priority
+    .slice(0, maxFiles)
+    .sort((a, b) => a.index - b.index)
+    .map((p) => files[p.index] as T);
+}
+
 function countSymbols(symbols: readonly OutlineSymbol[]): number {
   let n = 0;
   for (const symbol of symbols) n += 1 + symbol.members.length;
@@ -71,11 +87,11 @@ function countSymbols(symbols: readonly OutlineSymbol[]): number {
 
 /**
  * Walks the requested folder (or takes the one file), leaves out dependency, build and generated
- * code, then reads, checks and outlines files in path order under the file, byte, symbol and
+ * code, keeps `maxFiles` of the rest (see withinFileLimit), then reads, checks and outlines files in path order under the file, byte, symbol and
  * deadline limits, yielding to the event loop every few milliseconds (Checkpoint.breathe).
  * Cancellation throws; every other reason a file is left out is counted.
  */
-export async function collectSources(requested: string | undefined, extract: ExtractOutline, limits: CollectLimits, ctx: ToolContext): Promise<Collection> {
+export async function collectSources(requested: string | undefined, terms: readonly string[], extract: ExtractOutline, limits: CollectLimits, ctx: ToolContext): Promise<Collection> {
   const targets = await collectTargets({ tool: 'repo_map', path: requested, language: undefined, languages: MAP_LANGUAGES, maxFiles: Number.MAX_SAFE_INTEGER, deadline: limits.deadline }, ctx);
   const skipped = new Map<MapSkipReason, number>();
   const skip = (reason: MapSkipReason, n = 1): void => {
@@ -83,12 +99,13 @@ export async function collectSources(requested: string | undefined, extract: Ext
   };
   // Skipped folders count below the requested folder only, so asking for `vendor/x` maps it.
   const base = targets.walk === null ? undefined : requested === undefined ? ctx.runtime.root : (await ctx.runtime.resolve('repo_map', requested, 'read')).canonical;
-  const chosen: TargetFile[] = [];
-  for (const file of targets.files) {
-    if (base !== undefined && isSkippedPath(path.relative(base, file.absolute).split(path.sep).join('/'))) skip('vendored');
-    else if (chosen.length >= limits.maxFiles) skip('file_limit');
-    else chosen.push(file);
-  }
+  const kept = targets.files.filter((file) => {
+    const vendored = base !== undefined && isSkippedPath(path.relative(base, file.absolute).split(path.sep).join('/'));
+    if (vendored) skip('vendored');
+    return !vendored;
+  });
+  const chosen = withinFileLimit(kept, limits.maxFiles, terms);
+  skip('file_limit', kept.length - chosen.length);
   const checkpoint = new Checkpoint(ctx.signal, limits.deadline);
   const reader = new SourceReader(limits.maxTotalBytes, limits.maxFileBytes);
   const out: Collection = { files: [], scanned: 0, skipped, symbols: 0, partial: targets.walk !== null && !targets.walk.scan_complete, walk: targets.walk };

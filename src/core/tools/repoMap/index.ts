@@ -88,11 +88,12 @@ export function createRepoMapTool(options: RepoMapToolOptions = {}): ToolDefinit
     async execute(args, ctx): Promise<ToolResult> {
       const deadline = Date.now() + deadlineMs;
       const maxTokens = args.maxTokens ?? L.DEFAULT_TOKENS;
-      const collection = await collectSources(args.path ?? undefined, extractOutline, { ...DEFAULT_COLLECT_LIMITS, ...overrides, deadline }, ctx);
+      const terms = queryTerms(args.query ?? undefined);
+      const collection = await collectSources(args.path ?? undefined, terms, extractOutline, { ...DEFAULT_COLLECT_LIMITS, ...overrides, deadline }, ctx);
       const checkpoint = new Checkpoint(ctx.signal, deadline);
       const refs = countReferences(collection.files, definersOf(collection.files), maxReferenceTokens, () => !checkpoint.expired());
       ctx.signal.throwIfAborted();
-      const ranked = rankFiles(collection.files, refs, queryTerms(args.query ?? undefined), Date.now());
+      const ranked = rankFiles(collection.files, refs, terms, Date.now());
       const map = renderMap(ranked, maxTokens, notesOf(collection, refs, deadlineMs));
       const partial = collection.partial || (refs.filesScanned < collection.files.length && !refs.capped);
       return success(map.text, metadataOf(args, collection, refs, map, maxTokens, partial));

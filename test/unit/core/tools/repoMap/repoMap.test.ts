@@ -189,6 +189,9 @@ describe('repo_map tool', function () {
     assert.ok((files.metadata.skip_reasons as string[]).includes('file_limit=10'));
     assert.match(files.content, /10 file_limit/);
 
+    const byQuery = await run({ query: 'widgets' }, createRepoMapTool({ maxFiles: 4 }));
+    assert.ok(headers(byQuery).includes('src/widgets.ts'), 'a file matching the query is parsed first');
+
     const big = await run({}, createRepoMapTool({ maxFileBytes: 100 }));
     assert.ok((big.metadata.skip_reasons as string[]).some((r) => /^too_large=\d+$/.test(r)));
 
