@@ -39,6 +39,20 @@ function nodesOf(root: SgNode, cap: number): SgNode[] {
 }
 
 /**
+ * The first ERROR node that makes the pattern unusable, or undefined. ast-grep matches with the
+ * node under the chain of single-child wrappers at the top (a bare Rust expression sits in an
+ * ERROR wrapper at file level), and accepts a lone metavariable where the grammar wants something
+ * else (`match $X { $$$A }`): neither is an error, as the CLI agrees. Any other ERROR is.
+ */
+function firstRealError(root: SgNode, expando: string): SgNode | undefined {
+  let top = root;
+  for (let children = top.children(); children.length === 1; children = top.children()) top = children[0] as SgNode;
+  const escaped = expando.replace(/[$]/g, '\\$&');
+  const loneMetavariable = new RegExp(`^(?:${escaped}${escaped}${escaped}|${escaped})[A-Z_][A-Z0-9_]*$`);
+  return nodesOf(top, MAX_PATTERN_NODES).find((node) => node.kind() === 'ERROR' && !loneMetavariable.test(node.text().trim()));
+}
+
+/**
  * Compiles `pattern` for `language` the way ast-grep does — a `$` metavariable is first written
  * with the language's expando character where `$` cannot start an identifier — and refuses what
  * ast-grep would only warn about: a pattern whose tree holds an ERROR node, or more than
@@ -48,11 +62,12 @@ export function compilePattern(pattern: string, language: LanguageId): CompiledP
   const lang = napiLanguage(language);
   const expando = expandoOf(language);
   const source = expando === '$' ? pattern : pattern.replace(/\$/g, expando);
-  const nodes = nodesOf(parse(lang, source).root(), MAX_PATTERN_NODES);
+  const tree = parse(lang, source).root();
+  const nodes = nodesOf(tree, MAX_PATTERN_NODES);
   if (nodes.length > MAX_PATTERN_NODES) {
     throw new PatternError(language, `the pattern has more than ${MAX_PATTERN_NODES} syntax nodes in ${language}; search for a smaller piece of code.`);
   }
-  const broken = nodes.find((node) => node.kind() === 'ERROR');
+  const broken = firstRealError(tree, expando);
   if (broken !== undefined) {
     throw new PatternError(language, `the pattern does not parse as ${language} code (a syntax error at ${JSON.stringify(broken.text().slice(0, 40))}); write a complete ${language} expression, statement or declaration, with $NAME for the parts that vary.`);
   }

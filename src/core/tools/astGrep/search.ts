@@ -8,6 +8,7 @@ import { napiLanguage, type LanguageId } from './languages';
 import * as L from './limits';
 import { SourceLines } from './lines';
 import { compilePattern, PatternError, type CompiledPattern } from './pattern';
+import { coverageMetadata, coverageNotes, isPartial, walkTimedOut, type CoverageFacts } from './report';
 import { SkippedFiles, TrackedReader } from './skipped';
 import { expandRewrite } from './rewrite';
 import { Checkpoint, collectTargets, type TargetFile } from './targets';
@@ -82,13 +83,15 @@ function matchRows(file: TargetFile, node: SgNode, lines: SourceLines, rewrite: 
  * never written, also with `rewrite`.
  */
 export async function runSearch(request: SearchRequest, ctx: ToolContext): Promise<ToolResult> {
-  const checkpoint = new Checkpoint(ctx.signal, Date.now() + (request.deadlineMs ?? L.DEADLINE_MS));
+  const deadlineMs = request.deadlineMs ?? L.DEADLINE_MS;
+  const maxFiles = request.maxFiles ?? L.MAX_FILES;
+  const checkpoint = new Checkpoint(ctx.signal, Date.now() + deadlineMs);
   const patterns = new PatternCache(request.pattern);
   if (request.language !== undefined) {
     const compiled = patterns.get(request.language);
     if (compiled instanceof PatternError) throw new ToolError(`ast_grep: ${compiled.message}`);
   }
-  const targets = await collectTargets({ tool: 'ast_grep', path: request.path, language: request.language, maxFiles: request.maxFiles ?? L.MAX_FILES, deadline: checkpoint.deadline }, ctx);
+  const targets = await collectTargets({ tool: 'ast_grep', path: request.path, language: request.language, maxFiles, deadline: checkpoint.deadline }, ctx);
   const skipped = new SkippedFiles();
   const reader = new TrackedReader(skipped);
   const rows: string[] = [];
@@ -96,12 +99,12 @@ export async function runSearch(request: SearchRequest, ctx: ToolContext): Promi
   let filesParsed = 0;
   let filesWithMatches = 0;
   let moreRows = false;
-  let deadlineHit = false;
+  let deadlineHit = walkTimedOut(targets);
   let patternSkipped = 0;
   let oversizedReplacements = 0;
 
   for (const file of targets.files) {
-    if (checkpoint.expired()) {
+    if (deadlineHit || checkpoint.expired()) {
       deadlineHit = true;
       break;
     }
@@ -148,16 +151,16 @@ export async function runSearch(request: SearchRequest, ctx: ToolContext): Promi
   for (const row of rows) if (!budget.add(row)) break;
   const failures = patterns.failures();
   const truncated = moreRows || budget.truncated;
-  const partial = deadlineHit || failures.length > 0 || skipped.count > 0 || oversizedReplacements > 0 || targets.overLimit > 0;
+  const coverage: CoverageFacts = {
+    targets, skipped, alsoSkipped: patternSkipped, maxFiles, deadlineMs, deadlineHit, bytesRead: reader.bytesRead, verb: 'searched',
+  };
   if (rows.length === 0 && !deadlineHit) budget.note(`No matches for the pattern in ${filesParsed} parsed file(s) of ${targets.files.length} candidate(s).`);
   if (moreRows) budget.note(`[truncated: the limit of ${request.limit} lines was reached; narrow path or pattern, or raise limit (at most ${L.MAX_LIMIT})]`);
   else if (budget.truncated) budget.note(`[truncated: output reached the ${L.OUTPUT_CAP}-byte cap; narrow path or pattern]`);
   if (request.rewrite !== undefined && truncated) budget.note('[a preview may be cut short: do not apply it as a patch]');
   for (const failed of failures) budget.note(`[partial: ${countOf(targets.files, failed.language)} ${failed.language} file(s) not searched: ${failed.message} Give "language" to check the pattern strictly.]`);
-  for (const line of skipped.notes()) budget.note(line);
   if (oversizedReplacements > 0) budget.note(`[partial: ${oversizedReplacements} preview(s) left out: the replacement would exceed ${L.MAX_REPLACEMENT_BYTES} bytes]`);
-  if (targets.overLimit > 0) budget.note(`[partial: ${targets.overLimit} file(s) past the ${request.maxFiles ?? L.MAX_FILES}-file limit not searched; narrow path]`);
-  if (deadlineHit) budget.note(`[partial: the ${(request.deadlineMs ?? L.DEADLINE_MS) / 1000}-second deadline passed; results so far are shown — narrow path or give language]`);
+  for (const note of coverageNotes(coverage)) budget.note(note);
 
   const metadata = {
     operation: 'search',
@@ -166,15 +169,11 @@ export async function runSearch(request: SearchRequest, ctx: ToolContext): Promi
     files: targets.files.length,
     files_parsed: filesParsed,
     files_with_matches: filesWithMatches,
-    files_skipped: skipped.count + patternSkipped + targets.overLimit,
-    ...(skipped.listed.length > 0 ? { skipped: skipped.listed } : {}),
-    other_files: targets.otherTypes,
-    bytes_read: reader.bytesRead,
-    partial,
+    ...coverageMetadata(coverage),
+    partial: isPartial(coverage) || failures.length > 0 || oversizedReplacements > 0,
     truncated,
     ...(request.rewrite !== undefined ? { rewrite_preview: true } : {}),
     ...(failures.length > 0 ? { pattern_failed_languages: failures.map((f) => f.language) } : {}),
-    ...(deadlineHit ? { timed_out: true } : {}),
   };
   return deadlineHit ? failure(budget.text(), metadata) : success(budget.text(), metadata);
 }

@@ -101,6 +101,6 @@ export class Checkpoint {
   /** Cancellation throws; a passed deadline returns true (the caller stops with a partial result). */
   expired(): boolean {
     this.signal.throwIfAborted();
-    return Date.now() > this.deadline;
+    return Date.now() >= this.deadline;
   }
 }

@@ -5,6 +5,7 @@ import { failure, success, type ToolResult } from '../../result';
 import { treeComplexity } from '../complexity';
 import { napiLanguage, type LanguageId } from '../languages';
 import * as L from '../limits';
+import { coverageMetadata, coverageNotes, walkTimedOut, type CoverageFacts } from '../report';
 import { SkippedFiles, TrackedReader } from '../skipped';
 import { Checkpoint, collectTargets } from '../targets';
 import { extractOutline } from './extract';
@@ -47,10 +48,10 @@ export async function runOutline(request: OutlineRequest, ctx: ToolContext): Pro
   let entries = 0;
   let symbolsReturned = 0;
   let filesOutlined = 0;
-  let deadlineHit = false;
+  let deadlineHit = walkTimedOut(targets);
   let limitHit = false;
   const step = (): boolean => {
-    if (checkpoint.expired()) deadlineHit = true;
+    if (!deadlineHit && checkpoint.expired()) deadlineHit = true;
     return !deadlineHit;
   };
 
@@ -84,28 +85,21 @@ export async function runOutline(request: OutlineRequest, ctx: ToolContext): Pro
   }
 
   const truncated = limitHit || budget.truncated;
-  const partial = deadlineHit || skips.count > 0 || targets.overLimit > 0;
+  const coverage: CoverageFacts = { targets, skipped: skips, maxFiles, deadlineMs, deadlineHit, bytesRead: reader.bytesRead, verb: 'outlined' };
   if (entries === 0 && !deadlineHit && !budget.truncated) {
     budget.note(`No ${request.items === 'structure' ? 'declarations' : request.items} matched in ${filesOutlined} outlined file(s) of ${targets.files.length} candidate(s).`);
   }
   if (limitHit) budget.note(`[truncated: the limit of ${request.limit} entries was reached; narrow path, name or symbol_type, or raise limit (at most ${L.MAX_LIMIT})]`);
   else if (budget.truncated) budget.note(`[truncated: output reached the ${L.OUTPUT_CAP}-byte cap; narrow path, name or symbol_type, or use view "names"]`);
-  for (const line of skips.notes()) budget.note(line);
-  if (targets.overLimit > 0) budget.note(`[partial: ${targets.overLimit} file(s) past the ${maxFiles}-file limit not outlined; narrow path]`);
-  if (deadlineHit) budget.note(`[partial: the ${deadlineMs / 1000}-second deadline passed; entries so far are shown — narrow path or give language]`);
+  for (const note of coverageNotes(coverage)) budget.note(note);
 
   const metadata = {
     operation: 'outline',
     symbols_returned: symbolsReturned,
     entries,
     files: filesOutlined,
-    files_skipped: skips.count + targets.overLimit,
-    ...(skips.listed.length > 0 ? { skipped: skips.listed } : {}),
-    other_files: targets.otherTypes,
-    bytes_read: reader.bytesRead,
-    partial,
+    ...coverageMetadata(coverage),
     truncated,
-    ...(deadlineHit ? { timed_out: true } : {}),
   };
   return deadlineHit ? failure(budget.text(), metadata) : success(budget.text(), metadata);
 }

@@ -188,6 +188,15 @@ describe('ast_grep outline: runOutline', function () {
     assert.match(result.content, /\[partial: the 0\.05-second deadline passed/);
   });
 
+  it('a deadline that passes during the walk is a partial failure too, not an empty success', async () => {
+    await ws.files({ 'walked/a.py': 'def a():\n    pass\n' });
+    const result = await runOutline(request({ path: 'walked', deadlineMs: 0 }), ctx);
+    assert.equal(result.status, 'error');
+    assert.equal(result.metadata.timed_out, true);
+    assert.equal(result.metadata.scan_complete, false);
+    assert.doesNotMatch(result.content, /No declarations matched/);
+  });
+
   it('skips and reports too complex, too large and non-UTF-8 files; the rest is outlined', async () => {
     await ws.files({
       'a/deep.rs': `fn deep() { ${'('.repeat(70)}1${')'.repeat(70)} }\n`,
