@@ -1,14 +1,13 @@
-import { parse, type SgNode } from '@ast-grep/napi';
-import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ToolContext } from '../definition';
-import { treeComplexity } from '../astGrep/complexity';
-import { napiLanguage, type LanguageId } from '../astGrep/languages';
+import type { LanguageId } from '../astGrep/languages';
 import type { ExtractOutline, OutlineSymbol } from '../astGrep/outline/types';
 import { SourceReader, type SkipReason } from '../astGrep/source';
 import { Checkpoint, collectTargets, type TargetFile } from '../astGrep/targets';
 import type { WalkFacts } from '../../workspace/types';
+import { keepOutlines, previousOutlines, type CachedOutline } from './cache';
 import * as L from './limits';
+import { FileOutliner } from './outlines';
 import { matchesTerms } from './query';
 
 /** The languages repo_map maps (the seed's Rust/Python/TypeScript/TSX/Go). */
@@ -59,11 +58,6 @@ export function isSkippedPath(relative: string): boolean {
   return parts.some((dir) => L.SKIPPED_DIRS.has(dir)) || L.SKIPPED_FILE.test(name);
 }
 
-/** Whether the text carries a generated-file marker near its start. */
-export function isGeneratedText(text: string): boolean {
-  return L.GENERATED_MARKER.test(text.slice(0, L.GENERATED_MARKER_SCAN));
-}
-
 /**
  * The files to parse when there are more than `maxFiles`: those whose path matches the query
  * first, then the shallowest, then path order; returned in path order.
@@ -88,7 +82,8 @@ function countSymbols(symbols: readonly OutlineSymbol[]): number {
 /**
  * Walks the requested folder (or takes the one file), leaves out dependency, build and generated
  * code, keeps `maxFiles` of the rest (see withinFileLimit), then reads, checks and outlines files in path order under the file, byte, symbol and
- * deadline limits, yielding to the event loop every few milliseconds (Checkpoint.breathe).
+ * deadline limits (see FileOutliner), yielding to the event loop every few milliseconds
+ * (Checkpoint.breathe). What it outlined is kept for the session's next call.
  * Cancellation throws; every other reason a file is left out is counted.
  */
 export async function collectSources(requested: string | undefined, terms: readonly string[], extract: ExtractOutline, limits: CollectLimits, ctx: ToolContext): Promise<Collection> {
@@ -110,6 +105,8 @@ export async function collectSources(requested: string | undefined, terms: reado
   const reader = new SourceReader(limits.maxTotalBytes, limits.maxFileBytes);
   const out: Collection = { files: [], scanned: 0, skipped, symbols: 0, partial: targets.walk !== null && !targets.walk.scan_complete, walk: targets.walk };
   const step = (): boolean => !checkpoint.expired();
+  const outliner = new FileOutliner(reader, previousOutlines(ctx.runtime), limits, extract);
+  const used = new Map<string, CachedOutline>();
   for (let i = 0; i < chosen.length; i++) {
     await checkpoint.breathe();
     if (checkpoint.expired()) {
@@ -118,50 +115,23 @@ export async function collectSources(requested: string | undefined, terms: reado
       break;
     }
     const file = chosen[i] as TargetFile;
-    const parsed = parseFile(file, reader);
-    if (parsed.read) out.scanned++;
-    if (!parsed.ok) {
-      skip(parsed.reason);
+    const outlined = outliner.outline(file, step);
+    if (outlined.ok || outlined.read) out.scanned++;
+    if (!outlined.ok) {
+      skip(outlined.reason);
       continue;
     }
-    const symbols = extract(parsed.root, file.language, step);
     if (checkpoint.expired()) out.partial = true;
-    const count = countSymbols(symbols);
+    const { entry } = outlined;
+    const count = countSymbols(entry.symbols);
     if (out.symbols + count > limits.maxSymbols) {
       skip('symbol_limit', chosen.length - i);
       break;
     }
     out.symbols += count;
-    out.files.push({ display: file.display, language: file.language, text: parsed.text, mtimeMs: parsed.mtimeMs, symbols });
+    used.set(file.absolute, entry);
+    out.files.push({ display: file.display, language: file.language, text: entry.text, mtimeMs: entry.mtimeMs, symbols: entry.symbols });
   }
+  keepOutlines(ctx.runtime, used);
   return out;
-}
-
-/** A file read, checked and parsed, or why it was not (`read`: whether it was read whole). */
-type Parsed = { ok: true; read: true; text: string; root: SgNode; mtimeMs: number } | { ok: false; read: boolean; reason: MapSkipReason };
-
-/**
- * Reads, checks and parses one file, synchronously: @ast-grep/napi's parseAsync measured slower
- * here than parse, one file or many at once.
- */
-function parseFile(file: TargetFile, reader: SourceReader): Parsed {
-  const source = reader.read(file.absolute);
-  if (!source.ok) return { ok: false, read: false, reason: source.reason };
-  if (isGeneratedText(source.text)) return { ok: false, read: true, reason: 'generated' };
-  if (!treeComplexity(source.text).ok) return { ok: false, read: true, reason: 'too_complex' };
-  let mtimeMs: number;
-  let root: SgNode;
-  try {
-    mtimeMs = statSync(file.absolute).mtimeMs;
-  } catch {
-    // Gone since it was read: counted like any unreadable file.
-    return { ok: false, read: true, reason: 'unreadable' };
-  }
-  try {
-    root = parse(napiLanguage(file.language), source.text).root();
-  } catch {
-    // The parser throws only on input it cannot take at all: counted, never a failure of the call.
-    return { ok: false, read: true, reason: 'unparsable' };
-  }
-  return { ok: true, read: true, text: source.text, root, mtimeMs };
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { isGeneratedText, isSkippedPath, withinFileLimit } from '../../../../../src/core/tools/repoMap/collect';
+import { isSkippedPath, withinFileLimit } from '../../../../../src/core/tools/repoMap/collect';
+import { isGeneratedText } from '../../../../../src/core/tools/repoMap/outlines';
 
 describe('repo_map skipping by name and marker', () => {
   const skipped = ['node_modules/pkg/index.ts', 'a/vendor/x.go', 'third_party/lib.rs', 'dist/main.ts', 'build/gen.py', 'out/x.ts', 'target/debug/build.rs', 'pkg/__pycache__/m.py', 'api/generated/client.ts', 'proto/gen/x.go', 'src/types.d.ts', 'lib/app.min.js', 'proto/user_pb2.py', 'proto/user.pb.go', 'k8s/zz_generated.deepcopy.go', 'src/schema.generated.ts'];

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { extractOutline } from '../../../../../src/core/tools/astGrep/outline/extract';
+import type { ExtractOutline } from '../../../../../src/core/tools/astGrep/outline/types';
+import type { ToolContext } from '../../../../../src/core/tools/definition';
+import { collectSources, DEFAULT_COLLECT_LIMITS } from '../../../../../src/core/tools/repoMap/collect';
+import { tempWorkspace, type TempWorkspace } from '../../../helpers/workspace';
+
+describe('repo_map outlines across calls', () => {
+  let ws: TempWorkspace;
+  let outlined: string[];
+  /** The real extractor, recording which files it was asked to outline. */
+  const counting: ExtractOutline = (root, language, step) => {
+    const symbols = extractOutline(root, language, step);
+    outlined.push(symbols[0]?.name ?? '');
+    return symbols;
+  };
+  const collect = (limits: Partial<typeof DEFAULT_COLLECT_LIMITS> = {}) => {
+    outlined = [];
+    const ctx: ToolContext = { runtime: ws.runtime, signal: new AbortController().signal, replay: false };
+    return collectSources(undefined, [], counting, { ...DEFAULT_COLLECT_LIMITS, ...limits, deadline: Date.now() + 30_000 }, ctx);
+  };
+
+  beforeEach(async () => {
+    ws = await tempWorkspace();
+    await ws.files({ 'a.ts': 'export function alphaOne() {}\n', 'b.py': 'def beta_one():\n    pass\n', 'c.go': 'package c\n\nfunc GammaOne() {}\n' });
+  });
+  afterEach(() => ws.cleanup());
+
+  it('parses only the files that changed since the session\'s previous call', async () => {
+    const first = await collect();
+    assert.deepEqual(outlined.sort(), ['GammaOne', 'alphaOne', 'beta_one']);
+    const second = await collect();
+    assert.deepEqual(outlined, [], 'nothing changed, nothing parsed');
+    assert.deepEqual(second.files.map((f) => f.symbols[0]?.name), first.files.map((f) => f.symbols[0]?.name));
+    assert.equal(second.scanned, 3);
+
+    await fsp.writeFile(path.join(ws.root, 'b.py'), 'def beta_two():\n    pass\n');
+    const third = await collect();
+    assert.deepEqual(outlined, ['beta_two']);
+    assert.deepEqual(third.files.map((f) => f.symbols[0]?.name), ['alphaOne', 'beta_two', 'GammaOne']);
+  });
+
+  it('counts reused files against the byte limit as if read', async () => {
+    await collect();
+    const limited = await collect({ maxTotalBytes: 40 });
+    assert.equal(limited.files.length, 1);
+    assert.equal(limited.skipped.get('read_cap'), 2);
+  });
+
+  it('never reuses an outline for a file that became a symlink', async () => {
+    await collect();
+    await fsp.rm(path.join(ws.root, 'a.ts'));
+    await fsp.symlink(path.join(ws.root, 'b.py'), path.join(ws.root, 'a.ts'));
+    const after = await collect();
+    assert.equal(after.skipped.get('not_regular'), 1);
+    assert.deepEqual(after.files.map((f) => f.display), ['b.py', 'c.go']);
+  });
+});
