@@ -3,7 +3,7 @@ import { defineTool, type ToolDefinition } from '../definition';
 import { extractOutline } from '../astGrep/outline/extract';
 import { Checkpoint } from '../astGrep/targets';
 import { success, type ToolResult } from '../result';
-import { collectSources, DEFAULT_COLLECT_LIMITS, type Collection, type CollectLimits } from './collect';
+import { collectSources, DEFAULT_COLLECT_LIMITS, type Collection, type CollectLimits, type MapSkipReason } from './collect';
 import { REPO_MAP_DESCRIPTION } from './description';
 import * as L from './limits';
 import { queryTerms } from './query';
@@ -38,15 +38,22 @@ export interface RepoMapToolOptions extends Partial<Omit<CollectLimits, 'deadlin
   maxReferenceTokens?: number;
 }
 
-function skipReasons(collection: Collection): string[] {
-  return [...collection.skipped].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([reason, count]) => `${reason}=${count}`);
+/** Skip reasons, most frequent first. */
+function skipCounts(collection: Collection): [MapSkipReason, number][] {
+  return [...collection.skipped].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
 }
+
+/** Reasons a narrower path (or a query, which picks the files parsed first) would map more. */
+const LIMIT_REASONS: readonly MapSkipReason[] = ['file_limit', 'read_cap', 'symbol_limit'];
 
 /** The notes after the map: what was skipped and why the result may be incomplete. */
 function notesOf(collection: Collection, refs: References, deadlineMs: number): string[] {
   const notes: string[] = [];
   const skipped = [...collection.skipped.values()].reduce((a, b) => a + b, 0);
-  if (skipped > 0) notes.push(`[skipped ${skipped} files: ${[...collection.skipped].map(([reason, count]) => `${count} ${reason}`).join(', ')}]`);
+  if (skipped > 0) {
+    const limited = LIMIT_REASONS.some((reason) => collection.skipped.has(reason)) ? '; narrow path or add a query to map the files the limits left out' : '';
+    notes.push(`[skipped ${skipped} files: ${skipCounts(collection).map(([reason, count]) => `${count} ${reason}`).join(', ')}${limited}]`);
+  }
   if (collection.walk !== null && !collection.walk.scan_complete) notes.push('[partial: the folder walk stopped early (entry limit or time); map a narrower path]');
   if (collection.skipped.has('deadline') || (refs.filesScanned < collection.files.length && !refs.capped)) {
     notes.push(`[partial: the ${deadlineMs / 1000} s deadline passed; later files are missing or ranked without their references]`);
@@ -70,7 +77,7 @@ function metadataOf(args: RepoMapArgs, collection: Collection, refs: References,
     token_estimate: 'ceil(utf8_bytes/4)',
     truncated: map.truncated,
     files_skipped: [...collection.skipped.values()].reduce((a, b) => a + b, 0),
-    skip_reasons: skipReasons(collection),
+    skip_reasons: skipCounts(collection).map(([reason, count]) => `${reason}=${count}`),
     references_capped: refs.capped,
     partial,
   };
