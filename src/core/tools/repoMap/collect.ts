@@ -73,6 +73,9 @@ export function withinFileLimit<T extends { display: string }>(files: readonly T
     .map((p) => files[p.index] as T);
 }
 
+/** Files between two progress reports. */
+const PROGRESS_EVERY = 250;
+
 function countSymbols(symbols: readonly OutlineSymbol[]): number {
   let n = 0;
   for (const symbol of symbols) n += 1 + symbol.members.length;
@@ -108,6 +111,7 @@ export async function collectSources(requested: string | undefined, terms: reado
   const outliner = new FileOutliner(reader, previousOutlines(ctx.runtime), limits, extract);
   const used = new Map<string, CachedOutline>();
   for (let i = 0; i < chosen.length; i++) {
+    if (i % PROGRESS_EVERY === 0) ctx.progress?.(`outlining files ${i + 1}–${Math.min(chosen.length, i + PROGRESS_EVERY)} of ${chosen.length}`);
     await checkpoint.breathe();
     if (checkpoint.expired()) {
       out.partial = true;

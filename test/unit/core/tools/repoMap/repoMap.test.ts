@@ -223,6 +223,19 @@ describe('repo_map tool', function () {
     assert.equal(result.metadata.cancelled, true);
   });
 
+  it('reports progress, and stops when cancelled during the call', async () => {
+    const controller = new AbortController();
+    const messages: string[] = [];
+    const progress = (message: string): void => {
+      messages.push(message);
+      controller.abort();
+    };
+    const { result } = await dispatchTool(new ToolRegistry([repoMapTool]), ws.runtime, 'repo_map', {}, { signal: controller.signal, progress });
+    assert.deepEqual(messages, ['outlining files 1–14 of 14']);
+    assert.equal(result.status, 'error');
+    assert.equal(result.metadata.cancelled, true);
+  });
+
   it('says so when there is nothing to map', async () => {
     const result = await run({ path: 'README.md' });
     assert.equal(result.status, 'success');
