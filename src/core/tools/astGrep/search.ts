@@ -1,12 +1,12 @@
-import { parse, type SgNode } from '@ast-grep/napi';
+import type { SgNode } from '@ast-grep/napi';
 import type { ToolContext } from '../definition';
 import { ToolError } from '../errors';
 import { OutputBudget } from '../read/budget';
 import { failure, success, type ToolResult } from '../result';
-import { treeComplexity } from './complexity';
-import { napiLanguage, type LanguageId } from './languages';
+import type { LanguageId } from './languages';
 import * as L from './limits';
 import { SourceLines } from './lines';
+import { parseInOrder, type ParseProgress } from './parsed';
 import { compilePattern, PatternError, type CompiledPattern } from './pattern';
 import { coverageMetadata, coverageNotes, isPartial, walkTimedOut, type CoverageFacts } from './report';
 import { SkippedFiles, TrackedReader } from './skipped';
@@ -99,34 +99,24 @@ export async function runSearch(request: SearchRequest, ctx: ToolContext): Promi
   let filesParsed = 0;
   let filesWithMatches = 0;
   let moreRows = false;
-  let deadlineHit = walkTimedOut(targets);
   let patternSkipped = 0;
   let oversizedReplacements = 0;
 
-  for (const file of targets.files) {
-    if (deadlineHit || checkpoint.expired()) {
-      deadlineHit = true;
-      break;
-    }
+  const progress: ParseProgress = { deadlineHit: walkTimedOut(targets) };
+  const admit = (file: TargetFile): false | ((bytes: Buffer) => boolean) => {
     const compiled = patterns.get(file.language);
     if (compiled instanceof PatternError) {
       patternSkipped++;
-      continue;
+      return false;
     }
-    await checkpoint.breathe();
-    const text = reader.read(file, compiled.mayMatch);
-    if (text === undefined) continue;
-    const complexity = treeComplexity(text);
-    if (!complexity.ok) {
-      skipped.add(file.display, 'too_complex', complexity.reason);
-      continue;
-    }
-    checkpoint.cancelled();
-    const found = parse(napiLanguage(file.language), text).root().findAll(compiled.rule);
+    return compiled.mayMatch;
+  };
+  for await (const { file, text, root } of parseInOrder(targets.files, { reader, skipped, checkpoint, admit }, progress)) {
+    const found = root.root().findAll((patterns.get(file.language) as CompiledPattern).rule);
     filesParsed++;
     if (found.length === 0) continue;
     filesWithMatches++;
-    found.sort((a, b) => a.range().start.index - b.range().start.index);
+    // findAll visits the tree in pre-order: matches come in source order.
     const lines = new SourceLines(text);
     for (const node of found) {
       const produced = matchRows(file, node, lines, request.rewrite);
@@ -146,6 +136,7 @@ export async function runSearch(request: SearchRequest, ctx: ToolContext): Promi
     }
     if (moreRows) break;
   }
+  const deadlineHit = progress.deadlineHit;
 
   const budget = new OutputBudget(L.OUTPUT_CAP);
   for (const row of rows) if (!budget.add(row)) break;

@@ -1,10 +1,9 @@
-import { parse } from '@ast-grep/napi';
 import type { ToolContext } from '../../definition';
 import { OutputBudget } from '../../read/budget';
 import { failure, success, type ToolResult } from '../../result';
-import { treeComplexity } from '../complexity';
-import { napiLanguage, type LanguageId } from '../languages';
+import type { LanguageId } from '../languages';
 import * as L from '../limits';
+import { parseInOrder, type ParseProgress } from '../parsed';
 import { coverageMetadata, coverageNotes, walkTimedOut, type CoverageFacts } from '../report';
 import { SkippedFiles, TrackedReader } from '../skipped';
 import { Checkpoint, collectTargets } from '../targets';
@@ -48,27 +47,16 @@ export async function runOutline(request: OutlineRequest, ctx: ToolContext): Pro
   let entries = 0;
   let symbolsReturned = 0;
   let filesOutlined = 0;
-  let deadlineHit = walkTimedOut(targets);
   let limitHit = false;
+  const progress: ParseProgress = { deadlineHit: walkTimedOut(targets) };
   const step = (): boolean => {
-    if (!deadlineHit && checkpoint.expired()) deadlineHit = true;
-    return !deadlineHit;
+    if (!progress.deadlineHit && checkpoint.expired()) progress.deadlineHit = true;
+    return !progress.deadlineHit;
   };
 
-  files: for (const file of targets.files) {
-    if (!step()) break;
-    await checkpoint.breathe();
-    const text = reader.read(file);
-    if (text === undefined) continue;
-    const complexity = treeComplexity(text);
-    if (!complexity.ok) {
-      skips.add(file.display, 'too_complex', complexity.reason);
-      continue;
-    }
-    checkpoint.cancelled();
-    const root = parse(napiLanguage(file.language), text).root();
-    const symbols = extractOutline(root, file.language, step);
-    if (deadlineHit) break;
+  files: for await (const { file, root } of parseInOrder(targets.files, { reader, skipped: skips, checkpoint }, progress)) {
+    const symbols = extractOutline(root.root(), file.language, step);
+    if (progress.deadlineHit) break;
     filesOutlined++;
     for (const symbol of symbols) {
       if (!selected(symbol, filter)) continue;
@@ -84,6 +72,7 @@ export async function runOutline(request: OutlineRequest, ctx: ToolContext): Pro
     }
   }
 
+  const deadlineHit = progress.deadlineHit;
   const truncated = limitHit || budget.truncated;
   const coverage: CoverageFacts = { targets, skipped: skips, maxFiles, deadlineMs, deadlineHit, bytesRead: reader.bytesRead, verb: 'outlined' };
   if (entries === 0 && !deadlineHit && !budget.truncated) {
