@@ -176,6 +176,12 @@ describe('repo_map tool', function () {
     });
   }
 
+  it('states its budget, token estimate and limits in the description', () => {
+    for (const text of ['512 to 20,000 (default 4,096)', 'ceil(UTF-8 bytes / 4)', '2,000 files parsed', '256 KiB per file', '32 MiB read per call', '16,384 nodes and depth 64', '50,000 symbols', '2,000,000 identifier tokens', '30 seconds', 'node_modules', '*.d.ts', 'Ranking is approximate']) {
+      assert.ok(repoMapTool.description.includes(text), text);
+    }
+  });
+
   it('mutates nothing on a successful call', async () => {
     const before = await snapshot(ws.root);
     await run({ query: 'settings', maxTokens: 20_000 });
