@@ -21,6 +21,7 @@ import { treeComplexity } from '../src/core/tools/astGrep/complexity';
 import { MAX_FILE_BYTES } from '../src/core/tools/astGrep/limits';
 import { runOutline } from '../src/core/tools/astGrep/outline/run';
 import { runSearch } from '../src/core/tools/astGrep/search';
+import { repoMapTool } from '../src/core/tools/repoMap';
 import type { ToolResult } from '../src/core/tools/result';
 import { ToolRuntime } from '../src/core/tools/runtime';
 import { median, processTime, timed } from './measure';
@@ -172,6 +173,11 @@ async function main(): Promise<void> {
     const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
     for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  '));
     console.log('ours@500: search at the tool\'s limit of 500 lines (stops early); for outline, the default call (stops at 500 entries or the 64 KiB output cap).');
+
+    // repo_map has no CLI counterpart: its time on the same tree, a fresh runtime each run (no reuse).
+    const map = await timeOurs(RUNS, async () => repoMapTool.execute({ maxTokens: 4096 }, await fresh(root)));
+    const m = map.result.metadata;
+    console.log(`repo_map over the same tree: ${map.ms.toFixed(0)} ms (files scanned ${m.files_scanned}, mapped ${m.files_mapped}, symbols ${m.symbols}, ${m.tokens_estimated} tokens, partial ${m.partial})`);
   } finally {
     await fsp.rm(root, { recursive: true, force: true });
   }
