@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { createDefaultRegistry } from './core/tools';
-import { disposeSharedWorkerPool } from './core/tools/grep/pool';
+import { disposeSharedWorkerPool } from './core/tools/grep/workers';
 import { ModalCommandApproval } from './host/approval';
 import { registerCommands } from './host/commands';
 import { VsCodeLanguageServices } from './host/languageServices';

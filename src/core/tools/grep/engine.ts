@@ -1,5 +1,5 @@
 import { rankCompare } from './batch';
-import type { MatchWorker, WorkerPool } from './pool';
+import type { GrepWorker, GrepWorkerPool } from './workers';
 import { SHARED_BYTES, SHARED_STOP, addStats, emptyStats, type BatchResult, type FileHits, type FileStats, type FromWorker, type SearchConfig } from './protocol';
 
 /**
@@ -18,7 +18,7 @@ export interface SearchRequest {
   files: readonly string[];
   config: Omit<SearchConfig, 'shared'>;
   strategy: Strategy;
-  pool: WorkerPool;
+  pool: GrepWorkerPool;
   /** Epoch milliseconds when the workers still running are terminated. */
   deadline: number;
   /** The sequential path's files before it widens; default SEQUENTIAL_FILES (tests lower it). */
@@ -58,7 +58,7 @@ interface Batch {
 }
 
 interface Slot {
-  worker: MatchWorker;
+  worker: GrepWorker;
   inflight: Set<number>;
 }
 
@@ -241,7 +241,7 @@ export function runSearch(req: SearchRequest): Promise<SearchOutcome> {
     req.signal.addEventListener('abort', onAbort, { once: true });
     if (n === 0) return finish('done');
 
-    const adopt = (worker: MatchWorker): void => {
+    const adopt = (worker: GrepWorker): void => {
       const slot: Slot = { worker, inflight: new Set() };
       worker.onMessage = (m) => onMessage(slot, m);
       worker.onExit = () => onExit(slot);

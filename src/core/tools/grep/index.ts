@@ -12,7 +12,7 @@ import { writePage } from './format';
 import * as L from './limits';
 import { grepMetadata, grepNotes } from './metadata';
 import { compilePattern } from './patterns';
-import { sharedWorkerPool, type WorkerPool } from './pool';
+import { sharedWorkerPool, type GrepWorkerPool } from './workers';
 
 const patternSchema = z
   .string()
@@ -44,7 +44,7 @@ export interface GrepToolOptions {
   /** The walk's entry limit (default the walker's 100,000). */
   walkMaxEntries?: number;
   callReadCap?: number;
-  pool?: () => WorkerPool;
+  pool?: () => GrepWorkerPool;
 }
 
 function patternsOf(args: GrepArgs, replay: boolean): string[] {

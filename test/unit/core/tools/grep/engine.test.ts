@@ -5,12 +5,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runSearch, type SearchRequest } from '../../../../../src/core/tools/grep/engine';
 import { compilePattern, type PatternSpec } from '../../../../../src/core/tools/grep/patterns';
-import { WorkerPool } from '../../../../../src/core/tools/grep/pool';
+import { grepWorkerScript } from '../../../../../src/core/tools/grep/workers';
+import { WorkerPool } from '../../../../../src/core/workers/pool';
 
 describe('grep engine (worker pool over explicit file lists)', function () {
   this.timeout(30_000);
   let dir: string;
-  const pool = new WorkerPool(2);
+  const pool = new WorkerPool(grepWorkerScript(), 2);
 
   before(async () => {
     dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'magi-grep-engine-'));

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { createDefaultRegistry } from '../../../../../src/core/tools';
 import { dispatchTool } from '../../../../../src/core/tools/dispatch';
 import { createGrepTool } from '../../../../../src/core/tools/grep';
-import { disposeSharedWorkerPool } from '../../../../../src/core/tools/grep/pool';
+import { disposeSharedWorkerPool } from '../../../../../src/core/tools/grep/workers';
 import { ToolRegistry } from '../../../../../src/core/tools/registry';
 import type { ToolResult } from '../../../../../src/core/tools/result';
 import { tempWorkspace, type TempWorkspace } from '../../../helpers/workspace';

@@ -10,7 +10,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { createDefaultRegistry } from '../../../../../src/core/tools';
 import { dispatchTool } from '../../../../../src/core/tools/dispatch';
-import { disposeSharedWorkerPool } from '../../../../../src/core/tools/grep/pool';
+import { disposeSharedWorkerPool } from '../../../../../src/core/tools/grep/workers';
 import type { ToolResult } from '../../../../../src/core/tools/result';
 import { ToolRuntime } from '../../../../../src/core/tools/runtime';
 import { tempWorkspace, type TempWorkspace } from '../../../helpers/workspace';

@@ -4,11 +4,12 @@ import { promises as fsp, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { build } from 'esbuild';
-import { runSearch } from '../../../../../src/core/tools/grep/engine';
-import { compilePattern } from '../../../../../src/core/tools/grep/patterns';
-import { WorkerPool, locateWorkerScript } from '../../../../../src/core/tools/grep/pool';
+import { runSearch } from '../../../../src/core/tools/grep/engine';
+import { compilePattern } from '../../../../src/core/tools/grep/patterns';
+import { grepWorkerScript } from '../../../../src/core/tools/grep/workers';
+import { WorkerPool, locateWorkerScript } from '../../../../src/core/workers/pool';
 
-const ROOT = path.resolve(__dirname, '../../../../..');
+const ROOT = path.resolve(__dirname, '../../../..');
 
 describe('grep worker pool', function () {
   this.timeout(30_000);
@@ -19,12 +20,12 @@ describe('grep worker pool', function () {
   after(() => fsp.rm(dir, { recursive: true, force: true }));
 
   it('runs the TypeScript worker through tsx from the sources, and prefers a bundled grepWorker.js next to the bundle', async () => {
-    const source = locateWorkerScript(path.join(ROOT, 'src/core/tools/grep'));
+    const source = grepWorkerScript(path.join(ROOT, 'src/core/tools/grep'));
     assert.match(source.file, /worker\.ts$/);
     assert.equal(source.execArgv[0], '--require');
     await fsp.writeFile(path.join(dir, 'grepWorker.js'), '');
-    assert.deepEqual(locateWorkerScript(dir), { file: path.join(dir, 'grepWorker.js'), execArgv: [] });
-    assert.throws(() => locateWorkerScript(os.tmpdir()), /no worker script/);
+    assert.deepEqual(grepWorkerScript(dir), { file: path.join(dir, 'grepWorker.js'), execArgv: [] });
+    assert.throws(() => locateWorkerScript(os.tmpdir(), 'grepWorker.js'), /no worker script \(grepWorker\.js or worker\.ts\)/);
   });
 
   it('the bundled worker (as esbuild.mjs builds it) searches without tsx', async () => {
@@ -34,7 +35,7 @@ describe('grep worker pool', function () {
     const out = path.join(dir, 'bundle');
     await build({ entryPoints: [path.join(ROOT, 'src/core/tools/grep/worker.ts')], outfile: path.join(out, 'grepWorker.js'), bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
     await fsp.writeFile(path.join(dir, 'a.txt'), 'one\nneedle two\n');
-    const pool = new WorkerPool(1, locateWorkerScript(out));
+    const pool = new WorkerPool(grepWorkerScript(out), 1);
     try {
       const result = await runSearch({
         files: [path.join(dir, 'a.txt')],
@@ -51,7 +52,7 @@ describe('grep worker pool', function () {
   });
 
   it('leases whole workers: a second call waits for a free one, and a waiting call can be aborted', async () => {
-    const pool = new WorkerPool(1);
+    const pool = new WorkerPool(grepWorkerScript(), 1);
     try {
       const [first] = await pool.acquire(2, new AbortController().signal);
       assert.ok(first);
@@ -74,7 +75,7 @@ describe('grep worker pool', function () {
     const script = `
       const { runSearch } = require(${JSON.stringify(path.join(ROOT, 'src/core/tools/grep/engine.ts'))});
       const { compilePattern } = require(${JSON.stringify(path.join(ROOT, 'src/core/tools/grep/patterns.ts'))});
-      const { sharedWorkerPool } = require(${JSON.stringify(path.join(ROOT, 'src/core/tools/grep/pool.ts'))});
+      const { sharedWorkerPool } = require(${JSON.stringify(path.join(ROOT, 'src/core/tools/grep/workers.ts'))});
       runSearch({ files: [${JSON.stringify(path.join(dir, 'b.txt'))}], strategy: 'parallel', pool: sharedWorkerPool(), deadline: Date.now() + 10000,
         signal: new AbortController().signal, config: { base: '', patterns: [compilePattern('needle')], mode: 'raw', context: 0, need: 10, keepFiles: 10,
         hitsPerFile: 5, fileReadCap: 1024, maxLineChars: 1000, callReadCap: 1 << 20 } }).then((r) => console.log('lines', r.matchedLines));`;

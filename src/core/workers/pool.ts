@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { FromWorker, ToWorker } from './protocol';
 
 export interface WorkerScript {
   file: string;
@@ -10,20 +9,20 @@ export interface WorkerScript {
 }
 
 /**
- * The worker's script: `grepWorker.js` next to the running bundle (dist/extension.js and
- * dist/cli.js both find dist/grepWorker.js), else the TypeScript source next to this module, run
- * through tsx (tests, benchmarks).
+ * A worker's script: the bundle (`grepWorker.js`) in `dir` when the caller runs from dist/
+ * (dist/extension.js and dist/cli.js find it next to themselves), else the TypeScript source
+ * (`worker.ts`) next to the calling module, run through tsx (tests, benchmarks).
  */
-export function locateWorkerScript(dir: string = __dirname): WorkerScript {
-  const bundled = path.join(dir, 'grepWorker.js');
+export function locateWorkerScript(dir: string, bundle: string, sourceName = 'worker.ts'): WorkerScript {
+  const bundled = path.join(dir, bundle);
   if (existsSync(bundled)) return { file: bundled, execArgv: [] };
-  const source = path.join(dir, 'worker.ts');
+  const source = path.join(dir, sourceName);
   if (existsSync(source)) {
     // A variable, so that bundlers leave this development-only lookup alone.
     const loader = 'tsx/cjs';
     return { file: source, execArgv: ['--require', require.resolve(loader)] };
   }
-  throw new Error(`grep: no worker script (grepWorker.js or worker.ts) in ${dir}`);
+  throw new Error(`no worker script (${bundle} or ${sourceName}) in ${dir}`);
 }
 
 /** Workers of the shared pool: up to four, never more than the machine's cores. */
@@ -31,15 +30,15 @@ export function defaultPoolSize(): number {
   return Math.max(1, Math.min(4, os.availableParallelism()));
 }
 
-/** One matching worker thread. Whoever leases it sets the listeners; the pool clears them on release. */
-export class MatchWorker {
+/** One pooled worker thread taking `In` messages and answering `Out`. Whoever leases it sets the listeners; the pool clears them on release. */
+export class PooledWorker<In = unknown, Out = unknown> {
   /** Exited: terminated by the pool, or crashed. */
   dead = false;
-  onMessage: ((message: FromWorker) => void) | null = null;
+  onMessage: ((message: Out) => void) | null = null;
   onExit: ((reason: string) => void) | null = null;
 
   constructor(readonly worker: Worker) {
-    worker.on('message', (message: FromWorker) => this.onMessage?.(message));
+    worker.on('message', (message: Out) => this.onMessage?.(message));
     worker.on('error', (err) => this.exited(`crashed: ${err.message}`));
     worker.on('exit', (code) => this.exited(`exited with code ${code}`));
   }
@@ -50,25 +49,27 @@ export class MatchWorker {
     this.onExit?.(reason);
   }
 
-  post(message: ToWorker): void {
+  post(message: In): void {
     this.worker.postMessage(message);
   }
 }
 
 /**
- * A small set of persistent matching workers, leased whole to one call at a time, so that ending
+ * A small set of persistent workers, leased whole to one call at a time, so that ending
  * a call's workers (deadline, cancellation) never touches another call's. Idle workers are unref'd:
  * they never keep a process alive. A terminated or crashed worker is replaced at once.
  */
-export class WorkerPool {
-  private readonly idle: MatchWorker[] = [];
-  private readonly all = new Set<MatchWorker>();
+export class WorkerPool<In = unknown, Out = unknown> {
+  private readonly idle: PooledWorker<In, Out>[] = [];
+  private readonly all = new Set<PooledWorker<In, Out>>();
   private readonly waiters: (() => void)[] = [];
   private disposed = false;
 
   constructor(
+    private readonly script: WorkerScript,
     readonly size: number = defaultPoolSize(),
-    private readonly script: WorkerScript = locateWorkerScript(),
+    /** Names the pool in its errors. */
+    private readonly name = 'worker',
   ) {}
 
   /** Workers alive (idle or leased). */
@@ -81,10 +82,10 @@ export class WorkerPool {
     while (!this.disposed && this.all.size < this.size) this.idle.push(this.spawn());
   }
 
-  private spawn(): MatchWorker {
+  private spawn(): PooledWorker<In, Out> {
     const worker = new Worker(this.script.file, { execArgv: this.script.execArgv, resourceLimits: { maxOldGenerationSizeMb: 512 } });
     worker.unref();
-    const handle = new MatchWorker(worker);
+    const handle = new PooledWorker<In, Out>(worker);
     this.all.add(handle);
     // A worker that dies while idle (it should not) leaves the pool; the next lease spawns another.
     worker.on('exit', () => {
@@ -99,9 +100,9 @@ export class WorkerPool {
    * Leases between 1 and `max` workers: the idle ones, else new ones while the pool has room, else
    * waits for a release. Rejects when `signal` aborts first.
    */
-  async acquire(max: number, signal: AbortSignal): Promise<MatchWorker[]> {
+  async acquire(max: number, signal: AbortSignal): Promise<PooledWorker<In, Out>[]> {
     for (;;) {
-      if (this.disposed) throw new Error('grep worker pool disposed');
+      if (this.disposed) throw new Error(`${this.name} pool disposed`);
       signal.throwIfAborted();
       const leased = this.tryAcquire(max);
       if (leased.length) return leased;
@@ -122,8 +123,8 @@ export class WorkerPool {
   }
 
   /** Leases up to `max` workers that are free right now (idle, or new while the pool has room); never waits. */
-  tryAcquire(max: number): MatchWorker[] {
-    const leased: MatchWorker[] = [];
+  tryAcquire(max: number): PooledWorker<In, Out>[] {
+    const leased: PooledWorker<In, Out>[] = [];
     if (this.disposed) return leased;
     while (leased.length < max && this.idle.length) leased.push(this.idle.pop()!);
     while (leased.length < max && this.all.size < this.size) leased.push(this.spawn());
@@ -132,7 +133,7 @@ export class WorkerPool {
   }
 
   /** Returns a leased worker; a dead one is replaced. */
-  release(handle: MatchWorker): void {
+  release(handle: PooledWorker<In, Out>): void {
     handle.onMessage = null;
     handle.onExit = null;
     if (handle.dead || this.disposed) {
@@ -146,7 +147,7 @@ export class WorkerPool {
   }
 
   /** Terminates a leased worker (a runaway regex, a cancelled call) and puts a fresh one in its place. */
-  discard(handle: MatchWorker): void {
+  discard(handle: PooledWorker<In, Out>): void {
     handle.dead = true;
     void handle.worker.terminate();
     this.release(handle);
@@ -161,19 +162,4 @@ export class WorkerPool {
     for (const wake of this.waiters.splice(0)) wake();
     await Promise.all(all.map((h) => h.worker.terminate()));
   }
-}
-
-let shared: WorkerPool | null = null;
-
-/** The process-wide pool every grep call uses (the cores are per process, not per workspace). */
-export function sharedWorkerPool(): WorkerPool {
-  shared ??= new WorkerPool();
-  return shared;
-}
-
-/** Terminates the shared pool's workers (extension deactivation, end of tests); a later call starts a new pool. */
-export async function disposeSharedWorkerPool(): Promise<void> {
-  const pool = shared;
-  shared = null;
-  await pool?.dispose();
 }
