@@ -4,6 +4,7 @@
 //   dist/webview/         the webviews (browser, IIFE): chat.js/.css, missionControl.js/.css, and
 //                         codicon.css/.ttf copied from @vscode/codicons
 //   dist/grepWorker.js    grep's matching worker thread, started by the two Node bundles from next to themselves
+//   dist/astGrepWorker.js ast_grep's parse worker thread, likewise
 // Type-checking is a separate step (`npm run typecheck`). Flags: --watch, --production (minify).
 import * as esbuild from 'esbuild';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs';
@@ -58,6 +59,15 @@ const targets = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+  },
+  {
+    ...common,
+    entryPoints: ['src/core/tools/astGrep/worker.ts'],
+    outfile: 'dist/astGrepWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: nativeModules,
   },
   {
     ...common,

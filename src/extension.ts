@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { createDefaultRegistry } from './core/tools';
+import { disposeSharedParsePool } from './core/tools/astGrep/workers';
 import { disposeSharedWorkerPool } from './core/tools/grep/workers';
 import { ModalCommandApproval } from './host/approval';
 import { registerCommands } from './host/commands';
@@ -42,14 +43,14 @@ export function activate(context: vscode.ExtensionContext): MagiExports {
   const chat = new ChatView(context.extensionUri, activity, { registry, ports, keys });
   const missionControl = new MissionControl(context.extensionUri, activity, history);
   // grep's matching workers are started on first use; deactivation terminates them.
-  const grepWorkers = { dispose: () => void disposeSharedWorkerPool() };
+  const workers = { dispose: () => void Promise.all([disposeSharedWorkerPool(), disposeSharedParsePool()]) };
   context.subscriptions.push(
     output,
     languages,
     review,
     runtimes,
     tasks,
-    grepWorkers,
+    workers,
     chat,
     chat.register(),
     missionControl,

@@ -1,16 +1,15 @@
-import type { SgNode } from '@ast-grep/napi';
 import type { ToolContext } from '../definition';
 import { ToolError } from '../errors';
 import { OutputBudget } from '../read/budget';
 import { failure, success, type ToolResult } from '../result';
 import type { LanguageId } from './languages';
 import * as L from './limits';
-import { SourceLines } from './lines';
-import { parseInOrder, type ParseProgress } from './parsed';
+import { workInOrder, type WorkProgress } from './engine';
+import type { Job } from './protocol';
+import type { ParsePool } from './workers';
 import { compilePattern, PatternError, type CompiledPattern } from './pattern';
 import { coverageMetadata, coverageNotes, isPartial, walkTimedOut, type CoverageFacts } from './report';
 import { SkippedFiles, TrackedReader } from './skipped';
-import { expandRewrite } from './rewrite';
 import { Checkpoint, collectTargets, type TargetFile } from './targets';
 
 export interface SearchRequest {
@@ -22,13 +21,7 @@ export interface SearchRequest {
   /** Knobs for tests and benchmarks; the tool uses the seed's limits. */
   deadlineMs?: number;
   maxFiles?: number;
-}
-
-/** A shown line longer than this (UTF-16 units) is clipped. */
-const MAX_LINE_CHARS = 2_000;
-
-function clip(line: string): string {
-  return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line clipped at ${MAX_LINE_CHARS} characters]` : line;
+  pool?: ParsePool;
 }
 
 /** Patterns compiled per language on first need; a language whose compile fails is remembered. */
@@ -56,27 +49,6 @@ class PatternCache {
   }
 }
 
-/** The rows of one match: its lines, or with a rewrite its preview. */
-function matchRows(file: TargetFile, node: SgNode, lines: SourceLines, rewrite: string | undefined): string[] | { tooLarge: number } {
-  const { start, end } = node.range();
-  // A match ending at the start of a line does not take that line.
-  const lastLine = end.line > start.line && end.column === 0 ? end.line - 1 : end.line;
-  const spanned: string[] = [];
-  for (let line = start.line; line <= lastLine; line++) spanned.push(lines.line(line));
-  if (rewrite === undefined) return spanned.map((text, i) => `${file.display}:${start.line + i + 1}:${clip(text)}`);
-  const indent = /^[ \t]*/.exec(spanned[0] ?? '')?.[0] ?? '';
-  const expansion = expandRewrite(rewrite, node, lines.text, indent);
-  if (!expansion.ok) return { tooLarge: expansion.estimate };
-  const startByte = lines.byteOffset(start.index);
-  const endByte = startByte + Buffer.byteLength(node.text(), 'utf8');
-  const replaced = lines.before(start.line, start.index) + expansion.text + lines.after(end.index, lastLine);
-  return [
-    `${file.display}:${start.line + 1}: bytes [${startByte}, ${endByte})`,
-    ...spanned.map((text) => `-${clip(text)}`),
-    ...replaced.split('\n').map((text) => `+${clip(text.endsWith('\r') ? text.slice(0, -1) : text)}`),
-  ];
-}
-
 /**
  * `ast_grep` search: every file of the target in path order, each read whole, checked against
  * the tree limits, parsed and matched in process; rows collected until `limit` lines. Files are
@@ -102,7 +74,7 @@ export async function runSearch(request: SearchRequest, ctx: ToolContext): Promi
   let patternSkipped = 0;
   let oversizedReplacements = 0;
 
-  const progress: ParseProgress = { deadlineHit: walkTimedOut(targets) };
+  const progress: WorkProgress = { deadlineHit: walkTimedOut(targets) };
   const admit = (file: TargetFile): false | ((bytes: Buffer) => boolean) => {
     const compiled = patterns.get(file.language);
     if (compiled instanceof PatternError) {
@@ -111,16 +83,14 @@ export async function runSearch(request: SearchRequest, ctx: ToolContext): Promi
     }
     return compiled.mayMatch;
   };
-  for await (const { file, text, root } of parseInOrder(targets.files, { reader, skipped, checkpoint, admit }, progress)) {
-    const found = root.root().findAll((patterns.get(file.language) as CompiledPattern).rule);
+  const job: Job = { kind: 'search', pattern: request.pattern, rewrite: request.rewrite, maxRows: request.limit + 1 };
+  for await (const { work } of workInOrder(targets.files, { reader, skipped, checkpoint, admit, job, pool: request.pool }, progress)) {
+    if (work.kind !== 'search') continue;
     filesParsed++;
-    if (found.length === 0) continue;
+    if (work.matches.length === 0) continue;
     filesWithMatches++;
-    // findAll visits the tree in pre-order: matches come in source order.
-    const lines = new SourceLines(text);
-    for (const node of found) {
-      const produced = matchRows(file, node, lines, request.rewrite);
-      if (!Array.isArray(produced)) {
+    for (const produced of work.matches) {
+      if (produced === null) {
         oversizedReplacements++;
         continue;
       }

@@ -81,7 +81,7 @@ const SLICE_MS = 8;
 export class Checkpoint {
   private sliceStart = Date.now();
 
-  constructor(private readonly signal: AbortSignal, readonly deadline: number) {}
+  constructor(readonly signal: AbortSignal, readonly deadline: number) {}
 
   /**
    * Lets the event loop run (the extension host's other work, a cancel request) once the current

@@ -3,11 +3,11 @@ import { OutputBudget } from '../../read/budget';
 import { failure, success, type ToolResult } from '../../result';
 import type { LanguageId } from '../languages';
 import * as L from '../limits';
-import { parseInOrder, type ParseProgress } from '../parsed';
+import { workInOrder, type WorkProgress } from '../engine';
+import type { ParsePool } from '../workers';
 import { coverageMetadata, coverageNotes, walkTimedOut, type CoverageFacts } from '../report';
 import { SkippedFiles, TrackedReader } from '../skipped';
 import { Checkpoint, collectTargets } from '../targets';
-import { extractOutline } from './extract';
 import { itemOf, selected, type OutlineItems, type OutlineView } from './view';
 
 /** A validated outline call (the lead's argument parsing builds it). */
@@ -26,6 +26,7 @@ export interface OutlineRequest {
   /** Knobs for tests and benchmarks; the tool uses the seed's limits. */
   deadlineMs?: number;
   maxFiles?: number;
+  pool?: ParsePool;
 }
 
 /**
@@ -48,15 +49,15 @@ export async function runOutline(request: OutlineRequest, ctx: ToolContext): Pro
   let symbolsReturned = 0;
   let filesOutlined = 0;
   let limitHit = false;
-  const progress: ParseProgress = { deadlineHit: walkTimedOut(targets) };
+  const progress: WorkProgress = { deadlineHit: walkTimedOut(targets) };
   const step = (): boolean => {
     if (!progress.deadlineHit && checkpoint.expired()) progress.deadlineHit = true;
     return !progress.deadlineHit;
   };
 
-  files: for await (const { file, root } of parseInOrder(targets.files, { reader, skipped: skips, checkpoint }, progress)) {
-    const symbols = extractOutline(root.root(), file.language, step);
-    if (progress.deadlineHit) break;
+  files: for await (const { file, work } of workInOrder(targets.files, { reader, skipped: skips, checkpoint, job: { kind: 'outline' }, pool: request.pool }, progress)) {
+    if (work.kind !== 'outline' || !step()) break;
+    const symbols = work.symbols;
     filesOutlined++;
     for (const symbol of symbols) {
       if (!selected(symbol, filter)) continue;
