@@ -65,9 +65,10 @@ function notesOf(collection: Collection, refs: References, deadlineMs: number): 
 }
 
 function metadataOf(args: RepoMapArgs, collection: Collection, refs: References, map: RenderedMap, maxTokens: number, partial: boolean) {
+  const skipReasons = skipCounts(collection).map(([reason, count]) => `${reason}=${count}`);
   return {
     path: args.path ?? '.',
-    query: args.query ?? null,
+    ...(args.query !== undefined && args.query !== null ? { query: args.query } : {}),
     files_scanned: collection.scanned,
     files_mapped: map.filesShown,
     symbols: map.symbolsTotal,
@@ -77,7 +78,7 @@ function metadataOf(args: RepoMapArgs, collection: Collection, refs: References,
     token_estimate: 'ceil(utf8_bytes/4)',
     truncated: map.truncated,
     files_skipped: [...collection.skipped.values()].reduce((a, b) => a + b, 0),
-    skip_reasons: skipCounts(collection).map(([reason, count]) => `${reason}=${count}`),
+    ...(skipReasons.length > 0 ? { skip_reasons: skipReasons } : {}),
     references_capped: refs.capped,
     partial,
   };
