@@ -44,9 +44,9 @@ interface Batch {
 /**
  * The files that pass the read and tree checks, parsed and matched (or outlined) by the parse
  * workers, yielded in the given order. The main thread reads and checks files and hands them out in
- * batches; every pooled worker has up to two batches in flight. At the deadline, or when the call is
- * cancelled or the caller stops early, the busy workers are terminated (and replaced), so no parse
- * outlives the call. Deadline: progress.deadlineHit, with every file before the cut yielded.
+ * batches; every leased worker has up to two batches posted, so it never waits for the next. At the deadline, or when the call is
+ * cancelled, the busy workers are terminated (and replaced), so no parse outlives the call; a
+ * caller that stops early (it has enough) lets them finish the batch they hold. Deadline: progress.deadlineHit, with every file before the cut yielded.
  * Cancellation throws.
  */
 export async function* workInOrder(files: readonly TargetFile[], options: WorkOptions, progress: WorkProgress): AsyncGenerator<FileResult> {
@@ -54,35 +54,41 @@ export async function* workInOrder(files: readonly TargetFile[], options: WorkOp
   const pool = options.pool ?? sharedParsePool();
   const signal = checkpoint.signal;
   const leased = await pool.acquire(pool.size, signal);
-  const idle = [...leased];
-  const busy = new Map<ParseWorker, Batch>();
+  /** Each leased worker's batches in flight, by message id; a worker answers its batches in order. */
+  const inFlight = new Map<ParseWorker, Map<number, Batch>>();
   const queue: Batch[] = [];
   let next = 0;
   let nextId = 0;
   let wake: (() => void) | undefined;
+  let atYield = false;
 
-  const finished = (worker: ParseWorker): void => {
-    busy.delete(worker);
-    idle.push(worker);
-    wake?.();
-  };
-  const dispatch = (batch: Batch): void => {
-    const worker = idle.pop() as ParseWorker;
-    const id = nextId++;
-    busy.set(worker, batch);
+  for (const worker of leased) {
+    const batches = new Map<number, Batch>();
+    inFlight.set(worker, batches);
     worker.onMessage = (reply: WorkReply) => {
-      if (reply.id !== id) return;
+      const batch = batches.get(reply.id);
+      if (batch === undefined) return;
+      batches.delete(reply.id);
       if ('error' in reply) batch.error = reply.error;
       else batch.results = reply.results;
-      finished(worker);
+      wake?.();
     };
     worker.onExit = (reason) => {
-      batch.error = `a parse worker ${reason}`;
-      busy.delete(worker);
+      for (const batch of batches.values()) batch.error = `a parse worker ${reason}`;
+      batches.clear();
+      inFlight.delete(worker);
       pool.release(worker);
       wake?.();
     };
-    worker.post({ id, job, files: batch.work } satisfies WorkBatch);
+  }
+
+  /** The live worker with the fewest batches, if it has room for another. */
+  const freeWorker = (): ParseWorker | undefined => {
+    let best: ParseWorker | undefined;
+    for (const [worker, batches] of inFlight) {
+      if (batches.size < IN_FLIGHT_PER_WORKER && (best === undefined || batches.size < (inFlight.get(best)?.size ?? 0))) best = worker;
+    }
+    return best;
   };
   /** Reads and checks files into the next batch; undefined when no file is left or the deadline passed. */
   const fill = (): Batch | undefined => {
@@ -109,11 +115,13 @@ export async function* workInOrder(files: readonly TargetFile[], options: WorkOp
     return batch.files.length > 0 ? batch : undefined;
   };
   const topUp = (): void => {
-    while (!progress.deadlineHit && idle.length > 0 && queue.length < leased.length * IN_FLIGHT_PER_WORKER) {
+    for (let worker = freeWorker(); worker !== undefined && !progress.deadlineHit; worker = freeWorker()) {
       const batch = fill();
       if (batch === undefined) return;
+      const id = nextId++;
+      inFlight.get(worker)?.set(id, batch);
       queue.push(batch);
-      dispatch(batch);
+      worker.post({ id, job, files: batch.work } satisfies WorkBatch);
     }
   };
 
@@ -133,13 +141,29 @@ export async function* workInOrder(files: readonly TargetFile[], options: WorkOp
       }
       queue.shift();
       if (head.error !== undefined) throw new Error(`ast_grep: ${head.error}`);
+      atYield = true;
       for (let i = 0; i < head.files.length; i++) yield { file: head.files[i] as TargetFile, work: (head.results as FileWork[])[i] as FileWork };
+      atYield = false;
       checkpoint.cancelled();
       await checkpoint.breathe();
     }
   } finally {
-    for (const worker of busy.keys()) pool.discard(worker);
-    for (const worker of idle) pool.release(worker);
+    // A caller that has enough (stopped at a yield) lets the busy workers finish the batches they
+    // hold and return to the pool; at the deadline, on cancellation or an error they are terminated.
+    const graceful = atYield && !signal.aborted;
+    for (const [worker, batches] of inFlight) {
+      if (batches.size === 0) {
+        pool.release(worker);
+      } else if (graceful) {
+        worker.onMessage = (reply: WorkReply) => {
+          batches.delete(reply.id);
+          if (batches.size === 0) pool.release(worker);
+        };
+        worker.onExit = () => pool.release(worker);
+      } else {
+        pool.discard(worker);
+      }
+    }
   }
 }
 

@@ -50,8 +50,8 @@ class PatternCache {
 }
 
 /**
- * `ast_grep` search: every file of the target in path order, each read whole, checked against
- * the tree limits, parsed and matched in process; rows collected until `limit` lines. Files are
+ * `ast_grep` search: every file of the target in path order, each read whole and checked against
+ * the tree limits, then parsed and matched by the parse workers; rows collected until `limit` lines. Files are
  * never written, also with `rewrite`.
  */
 export async function runSearch(request: SearchRequest, ctx: ToolContext): Promise<ToolResult> {
