@@ -113,7 +113,9 @@ describe('ast_grep search: bad input and limits', function () {
       assert.equal(result.status, 'error');
       assert.equal(result.metadata.partial, true);
       assert.equal(result.metadata.timed_out, true);
-      assert.equal(result.metadata.lines, 1);
+      // What came back before the deadline is shown: at most the first file's one match (none on a slow machine).
+      assert.ok(Number(result.metadata.lines) <= 1);
+      if (result.metadata.lines === 1) assert.equal(result.content.split('\n')[0], 'm000.js:1:console.log(0);');
       assert.ok(Number(result.metadata.files_parsed) < 600);
       assert.match(result.content, /\[partial: the 0\.4-second deadline passed; results so far are shown/);
     });
