@@ -43,11 +43,12 @@ interface Batch {
 
 /**
  * The files that pass the read and tree checks, parsed and matched (or outlined) by the parse
- * workers, yielded in the given order. The main thread reads and checks files and hands them out in
- * batches; every leased worker has up to two batches posted, so it never waits for the next. At the deadline, or when the call is
- * cancelled, the busy workers are terminated (and replaced), so no parse outlives the call; a
- * caller that stops early (it has enough) lets them finish the batch they hold. Deadline: progress.deadlineHit, with every file before the cut yielded.
- * Cancellation throws.
+ * workers, yielded in the given order. The main thread reads and checks files and hands them out
+ * in batches; every leased worker has up to two batches posted, so it never waits for the next. At
+ * the deadline or on cancellation the busy workers are terminated (and replaced), so no parse
+ * outlives the call; a caller that stops early (it has enough) lets them finish what they hold.
+ * A passed deadline ends the files with progress.deadlineHit, every file before the cut yielded;
+ * cancellation throws.
  */
 export async function* workInOrder(files: readonly TargetFile[], options: WorkOptions, progress: WorkProgress): AsyncGenerator<FileResult> {
   const { reader, skipped, checkpoint, admit, job } = options;
