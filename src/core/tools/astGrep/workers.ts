@@ -1,4 +1,4 @@
-import { locateWorkerScript, WorkerPool, type PooledWorker } from '../../workers/pool';
+import { locateWorkerScript, WorkerPool, type PooledWorker } from '../../process/workerPool';
 import type { WorkBatch, WorkReply } from './protocol';
 
 export type ParsePool = WorkerPool<WorkBatch, WorkReply>;

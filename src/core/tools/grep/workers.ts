@@ -1,4 +1,4 @@
-import { locateWorkerScript, WorkerPool, type PooledWorker } from '../../workers/pool';
+import { locateWorkerScript, WorkerPool, type PooledWorker } from '../../process/workerPool';
 import type { FromWorker, ToWorker } from './protocol';
 
 export type GrepWorkerPool = WorkerPool<ToWorker, FromWorker>;

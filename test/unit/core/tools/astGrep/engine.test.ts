@@ -6,7 +6,7 @@ import { workInOrder, type FileResult, type WorkProgress } from '../../../../../
 import { SkippedFiles, TrackedReader } from '../../../../../src/core/tools/astGrep/skipped';
 import { Checkpoint, type TargetFile } from '../../../../../src/core/tools/astGrep/targets';
 import { sharedParsePool, type ParsePool } from '../../../../../src/core/tools/astGrep/workers';
-import { WorkerPool, locateWorkerScript } from '../../../../../src/core/workers/pool';
+import { WorkerPool, locateWorkerScript } from '../../../../../src/core/process/workerPool';
 
 describe('ast_grep parse workers (workInOrder)', function () {
   this.timeout(30_000);

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { runSearch, type SearchRequest } from '../../../../../src/core/tools/grep/engine';
 import { compilePattern, type PatternSpec } from '../../../../../src/core/tools/grep/patterns';
 import { grepWorkerScript } from '../../../../../src/core/tools/grep/workers';
-import { WorkerPool } from '../../../../../src/core/workers/pool';
+import { WorkerPool } from '../../../../../src/core/process/workerPool';
 
 describe('grep engine (worker pool over explicit file lists)', function () {
   this.timeout(30_000);

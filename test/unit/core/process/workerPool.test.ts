@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { runSearch } from '../../../../src/core/tools/grep/engine';
 import { compilePattern } from '../../../../src/core/tools/grep/patterns';
 import { grepWorkerScript } from '../../../../src/core/tools/grep/workers';
-import { WorkerPool, locateWorkerScript } from '../../../../src/core/workers/pool';
+import { WorkerPool, locateWorkerScript } from '../../../../src/core/process/workerPool';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 
