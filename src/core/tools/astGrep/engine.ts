@@ -1,6 +1,4 @@
-import { treeComplexity } from './complexity';
 import type { FileWork, Job, WorkBatch, WorkFile, WorkReply } from './protocol';
-import type { SkippedFiles, TrackedReader } from './skipped';
 import type { Checkpoint, TargetFile } from './targets';
 import { sharedParsePool, type ParsePool, type ParseWorker } from './workers';
 
@@ -11,15 +9,10 @@ const BATCH_CHARS = 256 * 1024;
 const IN_FLIGHT_PER_WORKER = 2;
 
 export interface WorkOptions {
-  reader: TrackedReader;
-  skipped: SkippedFiles;
+  /** The text of a file to parse, or undefined to leave it out (prepare records why). Runs on the main thread, in file order. */
+  prepare: (file: TargetFile) => string | undefined;
   checkpoint: Checkpoint;
   job: Job;
-  /**
-   * Before a file is read: false to leave it out (the caller counts why), or a test of its raw
-   * bytes (a file failing it is neither decoded nor parsed), or true to parse it whatever it holds.
-   */
-  admit?: (file: TargetFile) => boolean | ((bytes: Buffer) => boolean);
   pool?: ParsePool;
 }
 
@@ -42,16 +35,16 @@ interface Batch {
 }
 
 /**
- * The files that pass the read and tree checks, parsed and matched (or outlined) by the parse
- * workers, yielded in the given order. The main thread reads and checks files and hands them out
- * in batches; every leased worker has up to two batches posted, so it never waits for the next. At
+ * The files `prepare` admits, parsed and matched (or outlined) by the parse workers, yielded in
+ * the given order. The main thread prepares files (reads and checks them) and hands them out in
+ * batches; every leased worker has up to two batches posted, so it never waits for the next. At
  * the deadline or on cancellation the busy workers are terminated (and replaced), so no parse
  * outlives the call; a caller that stops early (it has enough) lets them finish what they hold.
  * A passed deadline ends the files with progress.deadlineHit, every file before the cut yielded;
  * cancellation throws.
  */
 export async function* workInOrder(files: readonly TargetFile[], options: WorkOptions, progress: WorkProgress): AsyncGenerator<FileResult> {
-  const { reader, skipped, checkpoint, admit, job } = options;
+  const { prepare, checkpoint, job } = options;
   const pool = options.pool ?? sharedParsePool();
   const signal = checkpoint.signal;
   const leased = await pool.acquire(pool.size, signal);
@@ -100,15 +93,8 @@ export async function* workInOrder(files: readonly TargetFile[], options: WorkOp
         break;
       }
       const file = files[next++] as TargetFile;
-      const admitted = admit === undefined ? true : admit(file);
-      if (admitted === false) continue;
-      const text = admitted === true ? reader.read(file) : reader.read(file, admitted);
+      const text = prepare(file);
       if (text === undefined) continue;
-      const complexity = treeComplexity(text);
-      if (!complexity.ok) {
-        skipped.add(file.display, 'too_complex', complexity.reason);
-        continue;
-      }
       batch.files.push(file);
       batch.work.push({ display: file.display, language: file.language, text });
       batch.chars += text.length;

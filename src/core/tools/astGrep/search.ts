@@ -75,16 +75,16 @@ export async function runSearch(request: SearchRequest, ctx: ToolContext): Promi
   let oversizedReplacements = 0;
 
   const progress: WorkProgress = { deadlineHit: walkTimedOut(targets) };
-  const admit = (file: TargetFile): false | ((bytes: Buffer) => boolean) => {
+  const prepare = (file: TargetFile): string | undefined => {
     const compiled = patterns.get(file.language);
     if (compiled instanceof PatternError) {
       patternSkipped++;
-      return false;
+      return undefined;
     }
-    return compiled.mayMatch;
+    return reader.readParsable(file, compiled.mayMatch);
   };
   const job: Job = { kind: 'search', pattern: request.pattern, rewrite: request.rewrite, maxRows: request.limit + 1 };
-  for await (const { work } of workInOrder(targets.files, { reader, skipped, checkpoint, admit, job, pool: request.pool }, progress)) {
+  for await (const { work } of workInOrder(targets.files, { prepare, checkpoint, job, pool: request.pool }, progress)) {
     if (work.kind !== 'search') continue;
     filesParsed++;
     if (work.matches.length === 0) continue;

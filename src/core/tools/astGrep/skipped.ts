@@ -1,3 +1,4 @@
+import { treeComplexity } from './complexity';
 import { SourceReader, type SkipReason } from './source';
 import type { TargetFile } from './targets';
 
@@ -63,6 +64,16 @@ export class TrackedReader {
     if (result === null) return undefined;
     if (result.ok) return result.text;
     this.skipped.add(file.display, result.reason, result.detail);
+    return undefined;
+  }
+
+  /** The file's text when it may be parsed: read as `read` does, and within the tree limits (else recorded as too complex). */
+  readParsable(file: TargetFile, keep?: (bytes: Buffer) => boolean): string | undefined {
+    const text = this.read(file, keep);
+    if (text === undefined) return undefined;
+    const complexity = treeComplexity(text);
+    if (complexity.ok) return text;
+    this.skipped.add(file.display, 'too_complex', complexity.reason);
     return undefined;
   }
 }

@@ -55,7 +55,7 @@ export async function runOutline(request: OutlineRequest, ctx: ToolContext): Pro
     return !progress.deadlineHit;
   };
 
-  files: for await (const { file, work } of workInOrder(targets.files, { reader, skipped: skips, checkpoint, job: { kind: 'outline' }, pool: request.pool }, progress)) {
+  files: for await (const { file, work } of workInOrder(targets.files, { prepare: (file) => reader.readParsable(file), checkpoint, job: { kind: 'outline' }, pool: request.pool }, progress)) {
     if (work.kind !== 'outline' || !step()) break;
     const symbols = work.symbols;
     filesOutlined++;

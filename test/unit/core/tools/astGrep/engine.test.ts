@@ -24,8 +24,8 @@ describe('ast_grep parse workers (workInOrder)', function () {
   after(() => fsp.rm(dir, { recursive: true, force: true }));
 
   const options = (signal: AbortSignal, deadline = Date.now() + 10_000, pool?: ParsePool) => {
-    const skipped = new SkippedFiles();
-    return { reader: new TrackedReader(skipped), skipped, checkpoint: new Checkpoint(signal, deadline), job: { kind: 'search', pattern: '$A === $B', rewrite: undefined, maxRows: 10 } as const, pool };
+    const reader = new TrackedReader(new SkippedFiles());
+    return { prepare: (file: TargetFile) => reader.readParsable(file), checkpoint: new Checkpoint(signal, deadline), job: { kind: 'search', pattern: '$A === $B', rewrite: undefined, maxRows: 10 } as const, pool };
   };
 
   async function collect(generator: AsyncGenerator<FileResult>, stopAfter = Infinity): Promise<FileResult[]> {
