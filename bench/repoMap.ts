@@ -12,7 +12,6 @@
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as path from 'node:path';
-import { extractOutline } from '../src/core/tools/astGrep/outline/extract';
 import { Checkpoint } from '../src/core/tools/astGrep/targets';
 import type { ToolContext } from '../src/core/tools/definition';
 import { repoMapTool } from '../src/core/tools/repoMap';
@@ -40,7 +39,7 @@ async function phases(root: string): Promise<Record<string, number>> {
   const ctx = contextOf(await ToolRuntime.create({ root }));
   const deadline = Date.now() + L.DEADLINE_MS;
   const t0 = performance.now();
-  const collection = await collectSources(undefined, [], extractOutline, { ...DEFAULT_COLLECT_LIMITS, deadline }, ctx);
+  const collection = await collectSources(undefined, [], { ...DEFAULT_COLLECT_LIMITS, deadline }, ctx);
   const t1 = performance.now();
   const checkpoint = new Checkpoint(ctx.signal, deadline);
   const refs = countReferences(collection.files, definersOf(collection.files), L.MAX_REFERENCE_TOKENS, () => !checkpoint.expired());

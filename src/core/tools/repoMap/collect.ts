@@ -1,13 +1,15 @@
 import * as path from 'node:path';
 import type { ToolContext } from '../definition';
 import type { LanguageId } from '../astGrep/languages';
-import type { ExtractOutline, OutlineSymbol } from '../astGrep/outline/types';
+import { workInOrder, type WorkProgress } from '../astGrep/engine';
+import type { OutlineSymbol } from '../astGrep/outline/types';
+import type { ParsePool } from '../astGrep/workers';
 import { SourceReader, type SkipReason } from '../astGrep/source';
 import { Checkpoint, collectTargets, type TargetFile } from '../astGrep/targets';
 import type { WalkFacts } from '../../workspace/types';
 import { keepOutlines, previousOutlines, type CachedOutline } from './cache';
 import * as L from './limits';
-import { FileOutliner } from './outlines';
+import { FilePreparer, type Prepared } from './outlines';
 import { matchesTerms } from './query';
 
 /** The languages repo_map maps (the seed's Rust/Python/TypeScript/TSX/Go). */
@@ -27,8 +29,10 @@ export type MapSkipReason = SkipReason | 'vendored' | 'generated' | 'file_limit'
 
 export interface Collection {
   files: SourceFile[];
-  /** Files read (parsed or not). */
+  /** Files read (parsed or not), reused outlines included. */
   scanned: number;
+  /** Files parsed by this call (the others reused the previous call's outline or were skipped). */
+  parsed: number;
   skipped: Map<MapSkipReason, number>;
   symbols: number;
   /** The deadline passed or the walk was incomplete: later files were not looked at. */
@@ -84,12 +88,13 @@ function countSymbols(symbols: readonly OutlineSymbol[]): number {
 
 /**
  * Walks the requested folder (or takes the one file), leaves out dependency, build and generated
- * code, keeps `maxFiles` of the rest (see withinFileLimit), then reads, checks and outlines files in path order under the file, byte, symbol and
- * deadline limits (see FileOutliner), yielding to the event loop every few milliseconds
- * (Checkpoint.breathe). What it outlined is kept for the session's next call.
- * Cancellation throws; every other reason a file is left out is counted.
+ * code, keeps `maxFiles` of the rest (see withinFileLimit), then prepares files in path order on
+ * the main thread (see FilePreparer: the previous call's outline of an unchanged file is reused)
+ * while the ast_grep parse workers outline the others, under the file, byte, symbol and deadline
+ * limits. What it outlined is kept for the session's next call. Cancellation throws; every other
+ * reason a file is left out is counted.
  */
-export async function collectSources(requested: string | undefined, terms: readonly string[], extract: ExtractOutline, limits: CollectLimits, ctx: ToolContext): Promise<Collection> {
+export async function collectSources(requested: string | undefined, terms: readonly string[], limits: CollectLimits, ctx: ToolContext, pool?: ParsePool): Promise<Collection> {
   const targets = await collectTargets({ tool: 'repo_map', path: requested, language: undefined, languages: MAP_LANGUAGES, maxFiles: Number.MAX_SAFE_INTEGER, deadline: limits.deadline }, ctx);
   const skipped = new Map<MapSkipReason, number>();
   const skip = (reason: MapSkipReason, n = 1): void => {
@@ -105,28 +110,47 @@ export async function collectSources(requested: string | undefined, terms: reado
   const chosen = withinFileLimit(kept, limits.maxFiles, terms);
   skip('file_limit', kept.length - chosen.length);
   const checkpoint = new Checkpoint(ctx.signal, limits.deadline);
-  const reader = new SourceReader(limits.maxTotalBytes, limits.maxFileBytes);
-  const out: Collection = { files: [], scanned: 0, skipped, symbols: 0, partial: targets.walk !== null && !targets.walk.scan_complete, walk: targets.walk };
-  const step = (): boolean => !checkpoint.expired();
-  const outliner = new FileOutliner(reader, previousOutlines(ctx.runtime), limits, extract);
+  const out: Collection = { files: [], scanned: 0, parsed: 0, skipped, symbols: 0, partial: targets.walk !== null && !targets.walk.scan_complete, walk: targets.walk };
+
+  const preparer = new FilePreparer(new SourceReader(limits.maxTotalBytes, limits.maxFileBytes), previousOutlines(ctx.runtime), limits);
+  const prepared = new Map<string, Prepared>();
+  const prepare = (file: TargetFile): string | undefined => {
+    if (prepared.size % PROGRESS_EVERY === 0) ctx.progress?.(`outlining files ${prepared.size + 1}–${Math.min(chosen.length, prepared.size + PROGRESS_EVERY)} of ${chosen.length}`);
+    const outcome = preparer.prepare(file);
+    prepared.set(file.absolute, outcome);
+    return outcome.kind === 'parse' ? outcome.text : undefined;
+  };
+  const outlined = new Map<string, OutlineSymbol[]>();
+  const progress: WorkProgress = { deadlineHit: false };
+  for await (const { file, work } of workInOrder(chosen, { prepare, checkpoint, job: { kind: 'outline' }, pool }, progress)) {
+    if (work.kind === 'outline') outlined.set(file.absolute, work.symbols);
+  }
+
   const used = new Map<string, CachedOutline>();
   for (let i = 0; i < chosen.length; i++) {
-    if (i % PROGRESS_EVERY === 0) ctx.progress?.(`outlining files ${i + 1}–${Math.min(chosen.length, i + PROGRESS_EVERY)} of ${chosen.length}`);
-    await checkpoint.breathe();
-    if (checkpoint.expired()) {
+    const file = chosen[i] as TargetFile;
+    const outcome = prepared.get(file.absolute);
+    const symbols = outcome?.kind === 'parse' ? outlined.get(file.absolute) : undefined;
+    // Not prepared, or prepared but not outlined, before the deadline.
+    if (outcome === undefined || (outcome.kind === 'parse' && symbols === undefined)) {
       out.partial = true;
       skip('deadline', chosen.length - i);
       break;
     }
-    const file = chosen[i] as TargetFile;
-    const outlined = outliner.outline(file, step);
-    if (outlined.ok || outlined.read) out.scanned++;
-    if (!outlined.ok) {
-      skip(outlined.reason);
+    if (outcome.kind === 'skipped') {
+      if (outcome.read) out.scanned++;
+      skip(outcome.reason);
       continue;
     }
-    if (checkpoint.expired()) out.partial = true;
-    const { entry } = outlined;
+    out.scanned++;
+    let entry: CachedOutline;
+    if (outcome.kind === 'cached') {
+      entry = outcome.entry;
+    } else {
+      const { stat, text } = outcome;
+      entry = { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, text, symbols: symbols as OutlineSymbol[] };
+      out.parsed++;
+    }
     const count = countSymbols(entry.symbols);
     if (out.symbols + count > limits.maxSymbols) {
       skip('symbol_limit', chosen.length - i);

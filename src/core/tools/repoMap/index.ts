@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../definition';
-import { extractOutline } from '../astGrep/outline/extract';
 import { Checkpoint } from '../astGrep/targets';
 import { success, type ToolResult } from '../result';
 import { collectSources, DEFAULT_COLLECT_LIMITS, type Collection, type CollectLimits, type MapSkipReason } from './collect';
@@ -97,7 +96,7 @@ export function createRepoMapTool(options: RepoMapToolOptions = {}): ToolDefinit
       const deadline = Date.now() + deadlineMs;
       const maxTokens = args.maxTokens ?? L.DEFAULT_TOKENS;
       const terms = queryTerms(args.query ?? undefined);
-      const collection = await collectSources(args.path ?? undefined, terms, extractOutline, { ...DEFAULT_COLLECT_LIMITS, ...overrides, deadline }, ctx);
+      const collection = await collectSources(args.path ?? undefined, terms, { ...DEFAULT_COLLECT_LIMITS, ...overrides, deadline }, ctx);
       const checkpoint = new Checkpoint(ctx.signal, deadline);
       const refs = countReferences(collection.files, definersOf(collection.files), maxReferenceTokens, () => !checkpoint.expired());
       ctx.signal.throwIfAborted();

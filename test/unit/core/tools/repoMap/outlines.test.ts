@@ -1,25 +1,15 @@
 import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { extractOutline } from '../../../../../src/core/tools/astGrep/outline/extract';
-import type { ExtractOutline } from '../../../../../src/core/tools/astGrep/outline/types';
 import type { ToolContext } from '../../../../../src/core/tools/definition';
 import { collectSources, DEFAULT_COLLECT_LIMITS } from '../../../../../src/core/tools/repoMap/collect';
 import { tempWorkspace, type TempWorkspace } from '../../../helpers/workspace';
 
 describe('repo_map outlines across calls', () => {
   let ws: TempWorkspace;
-  let outlined: string[];
-  /** The real extractor, recording which files it was asked to outline. */
-  const counting: ExtractOutline = (root, language, step) => {
-    const symbols = extractOutline(root, language, step);
-    outlined.push(symbols[0]?.name ?? '');
-    return symbols;
-  };
   const collect = (limits: Partial<typeof DEFAULT_COLLECT_LIMITS> = {}) => {
-    outlined = [];
     const ctx: ToolContext = { runtime: ws.runtime, signal: new AbortController().signal, replay: false };
-    return collectSources(undefined, [], counting, { ...DEFAULT_COLLECT_LIMITS, ...limits, deadline: Date.now() + 30_000 }, ctx);
+    return collectSources(undefined, [], { ...DEFAULT_COLLECT_LIMITS, ...limits, deadline: Date.now() + 30_000 }, ctx);
   };
 
   beforeEach(async () => {
@@ -30,15 +20,16 @@ describe('repo_map outlines across calls', () => {
 
   it('parses only the files that changed since the session\'s previous call', async () => {
     const first = await collect();
-    assert.deepEqual(outlined.sort(), ['GammaOne', 'alphaOne', 'beta_one']);
+    assert.equal(first.parsed, 3);
+    assert.deepEqual(first.files.map((f) => f.symbols[0]?.name), ['alphaOne', 'beta_one', 'GammaOne']);
     const second = await collect();
-    assert.deepEqual(outlined, [], 'nothing changed, nothing parsed');
+    assert.equal(second.parsed, 0, 'nothing changed, nothing parsed');
     assert.deepEqual(second.files.map((f) => f.symbols[0]?.name), first.files.map((f) => f.symbols[0]?.name));
     assert.equal(second.scanned, 3);
 
     await fsp.writeFile(path.join(ws.root, 'b.py'), 'def beta_two():\n    pass\n');
     const third = await collect();
-    assert.deepEqual(outlined, ['beta_two']);
+    assert.equal(third.parsed, 1);
     assert.deepEqual(third.files.map((f) => f.symbols[0]?.name), ['alphaOne', 'beta_two', 'GammaOne']);
   });
 
