@@ -116,7 +116,10 @@ export async function* workInOrder(files: readonly TargetFile[], options: WorkOp
     for (;;) {
       topUp();
       const head = queue[0];
-      if (head === undefined) return;
+      if (head === undefined) {
+        if (next < files.length && !progress.deadlineHit) throw new Error('ast_grep: every parse worker of the call exited; run it again');
+        return;
+      }
       while (head.results === undefined && head.error === undefined) {
         const outcome = await waitFor(checkpoint, (resolve) => (wake = resolve));
         wake = undefined;
