@@ -53,6 +53,15 @@ export function pendingSummary(tool: string, args: unknown): ToolMetadata {
       put('path', str('path'));
       put('query', str('query'));
       break;
+    case 'web': {
+      put('operation', str('operation'));
+      put('query', str('query'));
+      // Before validation a URL may still carry credentials or secrets: only its origin and path are shown.
+      const url = str('url');
+      if (url !== undefined) put('url', URL.canParse(url) ? `${new URL(url).origin}${new URL(url).pathname}` : '(not a URL)');
+      put('reference', str('reference'));
+      break;
+    }
     case 'subagents':
       put('tasks', Array.isArray(a.tasks) ? a.tasks.length : undefined);
       break;

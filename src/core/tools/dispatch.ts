@@ -25,6 +25,12 @@ function fieldsOf(schema: z.ZodType): string[] {
   return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
 }
 
+/** Tools of the older seed that are gone, with what to call instead. */
+const RETIRED_TOOLS: Record<string, string> = {
+  web_search: 'use `web` with one query per call: {"operation": "search", "query": "...", "limit": 5}.',
+  code_search: 'use `web` with one query per call: {"operation": "search", "query": "...", "limit": 5}, or grep/ast_grep for this workspace.',
+};
+
 /**
  * The one way a tool runs: look up (aliases too), validate strictly, execute, and turn every
  * failure — unknown tool, bad arguments, a thrown error — into an error result. Never throws.
@@ -32,6 +38,8 @@ function fieldsOf(schema: z.ZodType): string[] {
 export async function dispatchTool(registry: ToolRegistry, runtime: ToolRuntime, name: string, rawArgs: unknown, options: DispatchOptions = {}): Promise<DispatchOutcome> {
   const tool = registry.get(name);
   if (!tool) {
+    const replacement = RETIRED_TOOLS[name];
+    if (replacement !== undefined) return { tool: name, result: failure(`\`${name}\` is retired: ${replacement}`) };
     return { tool: name, result: failure(`Unknown tool \`${name}\`. Available tools: ${registry.names().join(', ')}.`) };
   }
   const unavailable = tool.unavailable?.(runtime);

@@ -6,6 +6,7 @@ import { resolveToolPath, type PathPurpose, type ResolvedPath } from '../fs/cont
 import { MutationLocks } from './locks';
 import type { SkillSource } from './skillSource';
 import { SnapshotStore } from './snapshots';
+import { PageSnapshots } from './web/snapshots';
 import { processEnvironment } from '../workspace/environment';
 import { ListingCache } from '../workspace/listingCache';
 import type { CommandApproval } from './approval';
@@ -45,7 +46,7 @@ export interface WalkLimits {
   timeoutMs?: number;
 }
 
-type RuntimeParts = Pick<ToolRuntime, 'root' | 'settings' | 'files' | 'signal' | 'walkEnvironment' | 'secretEnvNames' | 'skills' | 'subagents' | 'locks' | 'listings' | 'languages' | 'review' | 'approval' | 'restricted'>;
+type RuntimeParts = Pick<ToolRuntime, 'root' | 'settings' | 'files' | 'signal' | 'walkEnvironment' | 'secretEnvNames' | 'skills' | 'subagents' | 'locks' | 'listings' | 'pages' | 'languages' | 'review' | 'approval' | 'restricted'>;
 
 /**
  * One session's tool state: workspace root, settings, per-file mutation locks, read snapshots,
@@ -74,6 +75,8 @@ export class ToolRuntime {
   readonly locks: MutationLocks;
   /** Directory listings (never file bytes) shared by every walking tool of the session and its subagents. */
   readonly listings: ListingCache;
+  /** Pages `web` has shown (search extracts, opened URLs), shared like the listings; never persisted. */
+  readonly pages: PageSnapshots;
   /** What each `read` showed, for `hash_edit`: each agent has its own. */
   readonly snapshots = new SnapshotStore();
 
@@ -88,6 +91,7 @@ export class ToolRuntime {
     this.subagents = parts.subagents;
     this.locks = parts.locks;
     this.listings = parts.listings;
+    this.pages = parts.pages;
     this.languages = parts.languages;
     this.review = parts.review;
     this.approval = parts.approval;
@@ -108,6 +112,7 @@ export class ToolRuntime {
       subagents: undefined,
       locks: new MutationLocks(),
       listings: new ListingCache(),
+      pages: new PageSnapshots(),
       languages: options.languages,
       review: options.review,
       approval: options.approval,
@@ -126,8 +131,8 @@ export class ToolRuntime {
   }
 
   private partsOf(): RuntimeParts {
-    const { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings, languages, review, approval, restricted } = this;
-    return { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings, languages, review, approval, restricted };
+    const { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings, pages, languages, review, approval, restricted } = this;
+    return { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings, pages, languages, review, approval, restricted };
   }
 
   /**

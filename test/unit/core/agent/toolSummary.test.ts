@@ -14,6 +14,11 @@ describe('pendingSummary', () => {
     assert.deepEqual(pendingSummary('repo_map', {}), {});
   });
 
+  it('shows web operation, query, reference and only the origin and path of a URL', () => {
+    assert.deepEqual(pendingSummary('web', { operation: 'open', url: 'https://user:pw@example.com/a/b?token=s3cret#x' }), { operation: 'open', url: 'https://example.com/a/b' });
+    assert.deepEqual(pendingSummary('web', { operation: 'search', query: 'rust' }), { operation: 'search', query: 'rust' });
+  });
+
   it('never shows write contents or hash_edit payloads', () => {
     assert.deepEqual(pendingSummary('write', { path: 'a.txt', content: 'secret' }), { path: 'a.txt', bytes: 6 });
     const summary = pendingSummary('hash_edit', { input: '[a.ts#ABCDEF]\nSWAP 1.aa:\n+token\n' });
