@@ -4,6 +4,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { Agent, request } from 'undici';
 import { ToolError } from '../tools/errors';
 import { refusedAddress } from './address';
+import { readCapped } from './body';
 import { checkPublicUrl } from './publicUrl';
 
 /**
@@ -101,23 +102,9 @@ export async function fetchPublic(raw: string, signal: AbortSignal, transport: F
       const location = response.headers.location;
       throw new ToolError(`web: ${target.url.href} redirects (${response.statusCode}) to ${String(location ?? 'nowhere')}; redirects are not followed — open the target URL itself if it is public.`);
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
-    for await (const chunk of response.body) {
-      const piece = chunk as Buffer;
-      if (size + piece.length > limits.maxBytes) {
-        chunks.push(piece.subarray(0, limits.maxBytes - size));
-        size = limits.maxBytes;
-        truncated = true;
-        break;
-      }
-      chunks.push(piece);
-      size += piece.length;
-    }
-    if (truncated) response.body.destroy();
+    const { bytes, truncated } = await readCapped(response.body, limits.maxBytes);
     const contentType = response.headers['content-type'];
-    return { url: target.url.href, status: response.statusCode, contentType: Array.isArray(contentType) ? (contentType[0] ?? '') : (contentType ?? ''), body: Buffer.concat(chunks), truncated };
+    return { url: target.url.href, status: response.statusCode, contentType: Array.isArray(contentType) ? (contentType[0] ?? '') : (contentType ?? ''), body: bytes, truncated };
   } catch (err) {
     if (err instanceof ToolError) throw err;
     if (signal.aborted) throw signal.reason;

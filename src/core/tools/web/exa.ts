@@ -1,4 +1,5 @@
 import { Agent, request } from 'undici';
+import { readCapped } from '../../net/body';
 import { ToolError } from '../errors';
 import type { SearchArgs } from './args';
 
@@ -65,17 +66,9 @@ export async function exaSearch(args: SearchArgs, key: string, signal: AbortSign
       body: JSON.stringify(requestBody(args, now)),
       signal: AbortSignal.any([signal, timeout]),
     });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of response.body) {
-      size += (chunk as Buffer).length;
-      if (size > EXA_RESPONSE_CAP) {
-        response.body.destroy();
-        throw new ToolError(`web: the search response passed ${EXA_RESPONSE_CAP / 1024 / 1024} MiB and was dropped; ask for fewer results.`);
-      }
-      chunks.push(chunk as Buffer);
-    }
-    const text = Buffer.concat(chunks).toString('utf8');
+    const { bytes, truncated } = await readCapped(response.body, EXA_RESPONSE_CAP);
+    if (truncated) throw new ToolError(`web: the search response passed ${EXA_RESPONSE_CAP / 1024 / 1024} MiB and was dropped; ask for fewer results.`);
+    const text = bytes.toString('utf8');
     if (response.statusCode === 401 || response.statusCode === 403) throw new ToolError(`web: the search service refused EXA_API_KEY (HTTP ${response.statusCode}); check the key in the environment VS Code or magi runs in.`);
     if (response.statusCode === 429) throw new ToolError('web: the search service is rate limiting (HTTP 429); wait and search again.');
     if (response.statusCode >= 400) throw new ToolError(`web: the search service failed (HTTP ${response.statusCode}); try again later.`);

@@ -18,6 +18,15 @@ describe('ast_grep search: bad input and limits', function () {
     runSearch({ rewrite: undefined, path: undefined, language: undefined, limit: 100, ...request }, { runtime: ws.runtime, signal, replay: false });
 
   describe('patterns', () => {
+    it('a pattern over 256 syntax nodes is refused; a smaller one runs', async () => {
+      await ws.files({ 'a.js': `f(${Array.from({ length: 20 }, (_, i) => i).join(', ')});\n` });
+      const args = (n: number): string => `f(${Array.from({ length: n }, (_, i) => i).join(', ')})`;
+      // f(0, 1, …): about two nodes per argument.
+      await assert.rejects(search({ pattern: args(130), language: 'javascript' }), (err: unknown) => err instanceof ToolError && /more than 256 syntax nodes in javascript/.test(err.message));
+      const ok = await search({ pattern: args(20), language: 'javascript' });
+      assert.equal(ok.metadata.matches, 1);
+    });
+
     it('a pattern that does not parse, with language given, is a ToolError naming the language', async () => {
       await ws.files({ 'a.rs': 'fn main() {}\n' });
       await assert.rejects(search({ pattern: 'fn (', language: 'rust' }), (err: unknown) => err instanceof ToolError && /does not parse as rust code/.test(err.message));
@@ -100,6 +109,18 @@ describe('ast_grep search: bad input and limits', function () {
       assert.equal(result.metadata.partial, true);
       assert.match(result.content, /\[partial: 2 file\(s\) past the 3-file limit not searched; narrow path\]/);
     });
+  });
+
+  it('keeps whole rows under the 64 KiB output cap and says so', async () => {
+    const long = `call(${'a'.repeat(1_500)});`;
+    await ws.files({ 'wide.js': `${long}\n`.repeat(100) });
+    const result = await search({ pattern: 'call($A)', limit: 500 });
+    assert.equal(result.metadata.truncated, true);
+    assert.ok(Buffer.byteLength(result.content) <= 64 * 1024);
+    const rows = result.content.split('\n').filter((line) => line.startsWith('wide.js:'));
+    assert.ok(rows.length > 10 && rows.length < 100, `${rows.length} rows`);
+    assert.ok(rows.every((row) => row.endsWith(');')), 'no row is cut');
+    assert.match(result.content, /\[truncated: output reached the 65536-byte cap; narrow path or pattern\]/);
   });
 
   describe('deadline and cancellation', () => {

@@ -106,6 +106,11 @@ describe('web search (Exa, scripted on 127.0.0.1)', function () {
     assert.equal(recorded.length, 0);
   });
 
+  it('drops a response over 2 MiB', async () => {
+    answer = { status: 200, json: { results: [{ title: 'big', url: 'https://example.com/', text: 'word '.repeat(450_000) }] } };
+    await assert.rejects(run({ operation: 'search', query: 'rust' }), /search response passed 2 MiB and was dropped/);
+  });
+
   it('a refused key is reported without the key', async () => {
     answer = { status: 401, json: { error: `bad key ${KEY}` } };
     await assert.rejects(run({ operation: 'search', query: 'rust' }), (err: unknown) => err instanceof ToolError && /refused EXA_API_KEY \(HTTP 401\)/.test(err.message) && !err.message.includes(KEY));
