@@ -24,8 +24,9 @@ const common = {
 };
 
 // @ast-grep/napi is a native addon and each @ast-grep/lang-* package finds its prebuilt parser
-// next to itself: they stay in node_modules and are required at run time, never bundled.
-const nativeModules = ['@ast-grep/*'];
+// next to itself; playwright-core reads its own files (browser protocols, injected scripts) from
+// its package folder: they stay in node_modules and are required at run time, never bundled.
+const nativeModules = ['@ast-grep/*', 'playwright-core'];
 
 // The CLI keeps its own hashbang if it has one; otherwise the bundle gets one.
 const cliHasHashbang = readFileSync('src/cli.ts', 'utf8').startsWith('#!');

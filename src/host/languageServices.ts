@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Diagnostic, DocumentSymbol, LanguageAnswer, LanguageServices, Location } from '../core/tools/language/port';
 import { locationsOf, symbolsOf, toDiagnostic, toLocation } from './language/convert';
-import { abortable } from './cancellation';
+import { abortable } from '../core/abortable';
 import { delay, diagnosticsSettled } from './language/settle';
 
 /** Bound of the wait for a file's first diagnostics (TypeScript's first answer takes 2.5–5 s). */

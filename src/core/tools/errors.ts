@@ -28,7 +28,9 @@ export type ToolErrorCode =
   | 'cancelled'
   /** The person declined: a bash command's approval prompt, an edit's review. */
   | 'declined'
-  | 'io';
+  | 'io'
+  /** A bound on time ran out (the browser's per-call 60 s, an element that never became actionable). */
+  | 'timeout';
 
 /** Message of any thrown value, for wrapping unexpected failures into a ToolError. */
 export function messageOf(err: unknown): string {

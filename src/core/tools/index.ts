@@ -1,5 +1,6 @@
 import { astGrepTool } from './astGrep';
 import { bashTool } from './bash';
+import { browserTool } from './browser';
 import type { ToolDefinition } from './definition';
 import { findTool } from './find';
 import { grepTool } from './grep';
@@ -15,7 +16,7 @@ import { writeTool } from './write';
 
 /** Every built-in tool of the core, in no particular order (the registry orders them). */
 export const BUILTIN_TOOLS: readonly ToolDefinition[] = [
-  readTool, hashEditTool, writeTool, bashTool, findTool, listFilesTool, grepTool, repoMapTool, astGrepTool, diagnosticsTool, referencesTool, definitionTool, symbolsTool, webTool, subagentsTool,
+  readTool, hashEditTool, writeTool, bashTool, findTool, listFilesTool, grepTool, repoMapTool, astGrepTool, diagnosticsTool, referencesTool, definitionTool, symbolsTool, webTool, browserTool, subagentsTool,
 ];
 
 /** A registry holding every built-in tool. */

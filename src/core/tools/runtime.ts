@@ -7,6 +7,7 @@ import { MutationLocks } from './locks';
 import type { SkillSource } from './skillSource';
 import { SnapshotStore } from './snapshots';
 import { PageSnapshots } from './web/snapshots';
+import { BrowserSession } from './browser/session';
 import { processEnvironment } from '../workspace/environment';
 import { ListingCache } from '../workspace/listingCache';
 import type { CommandApproval } from './approval';
@@ -46,7 +47,7 @@ export interface WalkLimits {
   timeoutMs?: number;
 }
 
-type RuntimeParts = Pick<ToolRuntime, 'root' | 'settings' | 'files' | 'signal' | 'walkEnvironment' | 'secretEnvNames' | 'skills' | 'subagents' | 'locks' | 'listings' | 'pages' | 'languages' | 'review' | 'approval' | 'restricted'>;
+type RuntimeParts = Pick<ToolRuntime, 'root' | 'settings' | 'files' | 'signal' | 'walkEnvironment' | 'secretEnvNames' | 'skills' | 'subagents' | 'locks' | 'listings' | 'pages' | 'browser' | 'languages' | 'review' | 'approval' | 'restricted'>;
 
 /**
  * One session's tool state: workspace root, settings, per-file mutation locks, read snapshots,
@@ -77,6 +78,8 @@ export class ToolRuntime {
   readonly listings: ListingCache;
   /** Pages `web` has shown (search extracts, opened URLs), shared like the listings; never persisted. */
   readonly pages: PageSnapshots;
+  /** The `browser` tool's browser and page `main`, shared (and serialized) like the listings. */
+  readonly browser: BrowserSession;
   /** What each `read` showed, for `hash_edit`: each agent has its own. */
   readonly snapshots = new SnapshotStore();
 
@@ -92,6 +95,7 @@ export class ToolRuntime {
     this.locks = parts.locks;
     this.listings = parts.listings;
     this.pages = parts.pages;
+    this.browser = parts.browser;
     this.languages = parts.languages;
     this.review = parts.review;
     this.approval = parts.approval;
@@ -101,6 +105,9 @@ export class ToolRuntime {
   static async create(options: ToolRuntimeOptions): Promise<ToolRuntime> {
     const root = await fsp.realpath(options.root);
     if (!(await fsp.stat(root)).isDirectory()) throw new Error(`workspace root ${options.root} is not a directory`);
+    const browser = new BrowserSession();
+    // The session's end (the CLI interrupted, the extension shutting down) closes its browser.
+    options.signal?.addEventListener('abort', () => void browser.close(), { once: true });
     return new ToolRuntime({
       root,
       settings: options.settings ?? new Settings(),
@@ -113,6 +120,7 @@ export class ToolRuntime {
       locks: new MutationLocks(),
       listings: new ListingCache(),
       pages: new PageSnapshots(),
+      browser,
       languages: options.languages,
       review: options.review,
       approval: options.approval,
@@ -131,8 +139,8 @@ export class ToolRuntime {
   }
 
   private partsOf(): RuntimeParts {
-    const { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings, pages, languages, review, approval, restricted } = this;
-    return { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings, pages, languages, review, approval, restricted };
+    const { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings, pages, browser, languages, review, approval, restricted } = this;
+    return { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings, pages, browser, languages, review, approval, restricted };
   }
 
   /**
@@ -150,6 +158,15 @@ export class ToolRuntime {
       timeoutMs: limits.timeoutMs,
       environment: this.walkEnvironment,
     }, this.listings);
+  }
+
+  /**
+   * Releases what outlives a call: closes the browser Magi started (or the connection to one it
+   * attached to). The owner of the runtime calls it (the CLI at exit, the host when it drops the
+   * runtime); derived runtimes share the browser, so they are not disposed on their own.
+   */
+  dispose(): Promise<void> {
+    return this.browser.close();
   }
 
   /** Applies the containment rules for `tool` to a path argument. */

@@ -1,0 +1,110 @@
+import type { Locator, Page } from 'playwright-core';
+import { abortable } from '../../abortable';
+import { ToolError } from '../errors';
+import type { BrowserCommand, ScrollDirection } from './grammar';
+import { firstLine } from './session';
+import { formatSnapshot } from './snapshot';
+
+/** What one command needs besides the page. */
+export interface ActionContext {
+  signal: AbortSignal;
+  /** Playwright's own bound for an action (an element that never becomes clickable): a clean error, the page kept. */
+  actionTimeoutMs: number;
+  screenshotPath(): Promise<string>;
+}
+
+export interface ActionOutcome {
+  text: string;
+  facts?: Record<string, string | number | boolean>;
+}
+
+/** A locator for a snapshot ref, which must be on the page now. */
+async function target(page: Page, ref: string, ctx: ActionContext): Promise<Locator> {
+  const locator = page.locator(`aria-ref=${ref}`);
+  if ((await abortable(locator.count(), ctx.signal)) === 0) {
+    throw new ToolError(`browser: @${ref} is not on the page; refs come from the latest snapshot of this page and end when it navigates. Take a new snapshot (snapshot -i) and use its refs.`);
+  }
+  return locator;
+}
+
+async function where(page: Page, ctx: ActionContext): Promise<string> {
+  const title = await abortable(page.title(), ctx.signal);
+  return `Page: ${title === '' ? '(untitled)' : title} — ${page.url()}`;
+}
+
+const SCROLL: Record<ScrollDirection, [number, number]> = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] };
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return abortable(new Promise<void>((resolve) => setTimeout(resolve, ms)), signal);
+}
+
+/**
+ * Runs one parsed command on page `main`. Values reach the page as Playwright arguments (locators,
+ * fill values, key names), never as generated script text. Playwright failures that the model can
+ * act on (an element that never became actionable, an unknown key, a failed navigation) become
+ * ToolErrors; an abort rejects with the signal's reason.
+ */
+export async function runAction(page: Page, command: Exclude<BrowserCommand, { verb: 'close' }>, ctx: ActionContext): Promise<ActionOutcome> {
+  const options = { timeout: ctx.actionTimeoutMs, signal: ctx.signal };
+  try {
+    switch (command.verb) {
+      case 'open': {
+        const response = await page.goto(command.url, { ...options, waitUntil: 'load' });
+        const status = response?.status();
+        return { text: `${await where(page, ctx)}${status === undefined ? '' : `\nHTTP status: ${status}`}\nNext: snapshot -i for the refs of its controls.`, facts: status === undefined ? {} : { http_status: status } };
+      }
+      case 'snapshot': {
+        const aria = await page.ariaSnapshot({ ...options, mode: 'ai' });
+        const body = formatSnapshot(aria, command.interactive);
+        return { text: `${await where(page, ctx)}\n${body === '' ? '(no interactive elements)' : body}` };
+      }
+      case 'click':
+        await (await target(page, command.ref, ctx)).click(options);
+        return { text: `Clicked @${command.ref}.\n${await where(page, ctx)}` };
+      case 'fill':
+        await (await target(page, command.ref, ctx)).fill(command.text, options);
+        return { text: `Filled @${command.ref} with ${command.text.length} characters.` };
+      case 'type':
+        await (await target(page, command.ref, ctx)).pressSequentially(command.text, options);
+        return { text: `Typed ${command.text.length} characters into @${command.ref}.` };
+      case 'select': {
+        const chosen = await (await target(page, command.ref, ctx)).selectOption(command.value, options);
+        return { text: `Selected ${chosen.map((value) => JSON.stringify(value)).join(', ')} in @${command.ref}.` };
+      }
+      case 'press':
+        await abortable(page.keyboard.press(command.key), ctx.signal);
+        return { text: `Pressed ${command.key}.\n${await where(page, ctx)}` };
+      case 'scroll': {
+        const [dx, dy] = SCROLL[command.direction];
+        await abortable(page.mouse.wheel(dx * command.pixels, dy * command.pixels), ctx.signal);
+        const [x, y] = await abortable(page.evaluate(() => {
+          const view = globalThis as unknown as { scrollX: number; scrollY: number };
+          return [view.scrollX, view.scrollY];
+        }), ctx.signal);
+        return { text: `Scrolled ${command.direction} ${command.pixels} px; the page is now at x=${Math.round(x ?? 0)}, y=${Math.round(y ?? 0)}.` };
+      }
+      case 'get':
+        if (command.what === 'title') return { text: await abortable(page.title(), ctx.signal) };
+        if (command.what === 'url') return { text: page.url() };
+        return { text: await ('ref' in command && command.ref !== undefined ? await target(page, command.ref, ctx) : page.locator('body')).innerText(options) };
+      case 'wait':
+        if ('ms' in command) {
+          await sleep(command.ms, ctx.signal);
+          return { text: `Waited ${command.ms} ms.` };
+        }
+        await page.locator(`aria-ref=${command.ref}`).waitFor({ ...options, state: 'visible' });
+        return { text: `@${command.ref} is visible.` };
+      case 'screenshot': {
+        const file = await ctx.screenshotPath();
+        await page.screenshot({ ...options, path: file, fullPage: command.full });
+        return { text: `Screenshot saved: ${file}`, facts: { screenshot: file } };
+      }
+    }
+  } catch (err) {
+    if (ctx.signal.aborted || err instanceof ToolError) throw err;
+    if (err instanceof Error && err.name === 'TimeoutError') {
+      throw new ToolError(`browser: ${command.verb} timed out after ${ctx.actionTimeoutMs} ms (${firstLine(err)}); the element may be hidden, disabled or covered. Take a snapshot to see the page as it is now.`, 'timeout');
+    }
+    throw new ToolError(`browser: ${command.verb} failed: ${firstLine(err)}`);
+  }
+}

@@ -1,0 +1,190 @@
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { abortable } from '../../abortable';
+import { ToolError } from '../errors';
+import { targetKey, type BrowserTarget } from './args';
+
+/** A browser left unused this long is closed (the next call starts a fresh one). */
+export const IDLE_CLOSE_MS = 15 * 60_000;
+/** Launching or connecting may take this long before the call fails. */
+const START_TIMEOUT_MS = 30_000;
+/** How long closing the page may take before the whole browser is dropped instead. */
+const CLOSE_TIMEOUT_MS = 5_000;
+const VIEWPORT = { width: 1280, height: 800 };
+
+interface Running {
+  key: string;
+  browser: Browser;
+  context: BrowserContext;
+  /** Whether Magi started this browser (and so closes it) or connected to someone's. */
+  owned: boolean;
+  page: Page | undefined;
+}
+
+/** What `page()` found or made. */
+export interface PageLease {
+  page: Page;
+  /** Set when an earlier browser of another mode was closed to start this one. */
+  replaced?: string;
+  /** Whether `open` created the page in this call. */
+  created: boolean;
+}
+
+async function withTimeout(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    // A close that fails finds its page or browser already gone, which is what closing wanted.
+    return await Promise.race([work.then(() => true, () => true), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function headedNeedsDisplay(env: NodeJS.ProcessEnv): void {
+  if (process.platform !== 'linux' || env.DISPLAY || env.WAYLAND_DISPLAY) return;
+  throw new ToolError('browser: mode "headed" needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set here (a remote or headless machine). Use mode "headless", or "connect" to a browser you started yourself.');
+}
+
+/**
+ * The browser of one runtime and the runtimes derived from it: at most one browser (started by
+ * Magi in headless/headed mode, or connected over CDP) with one page, `main`. Calls run one at a
+ * time in arrival order. Closing `main` never closes a browser Magi connected to.
+ */
+export class BrowserSession {
+  private queue: Promise<void> = Promise.resolve();
+  private running: Running | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private screenshotDir: string | undefined;
+  private screenshotCount = 0;
+
+  constructor(private readonly idleCloseMs = IDLE_CLOSE_MS) {}
+
+  /**
+   * Runs `work` after every earlier call of the session, whether they succeeded or not, with a
+   * signal that aborts on `signal` or after `timeoutMs`. On abort page `main` is closed at once
+   * (which ends whatever Playwright was waiting for) and the caller's promise rejects with the
+   * abort reason; the next call still waits until `work` has let go of the page.
+   */
+  run<T>(signal: AbortSignal, timeoutMs: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const settled = this.queue.then(async () => {
+      const deadline = AbortSignal.timeout(timeoutMs);
+      const callSignal = AbortSignal.any([signal, deadline]);
+      if (callSignal.aborted) throw callSignal.reason;
+      const onAbort = (): void => void this.closePage();
+      callSignal.addEventListener('abort', onAbort, { once: true });
+      try {
+        return await work(callSignal);
+      } catch (err) {
+        if (deadline.aborted && !signal.aborted) throw new ToolError(`browser: the call did not finish within ${timeoutMs / 1000} s, so page main was closed; open the page again (open <url>).`, 'timeout');
+        throw err;
+      } finally {
+        callSignal.removeEventListener('abort', onAbort);
+        if (callSignal.aborted) await this.closePage();
+      }
+    });
+    this.queue = settled.then(
+      () => undefined,
+      () => undefined,
+    );
+    return abortable(settled, signal);
+  }
+
+  /** Whether page `main` is open now. */
+  get pageOpen(): boolean {
+    return this.running?.page !== undefined && !this.running.page.isClosed() && this.running.browser.isConnected();
+  }
+
+  /**
+   * Page `main` of a browser matching `target`. With `create`, starts the browser (resolving the
+   * executable only then) and opens the page as needed; without it a missing page is a ToolError.
+   */
+  async page(target: BrowserTarget, create: boolean, executable: () => string): Promise<PageLease> {
+    this.touch();
+    const key = targetKey(target);
+    let replaced: string | undefined;
+    if (this.running && (this.running.key !== key || !this.running.browser.isConnected())) {
+      if (this.running.browser.isConnected()) replaced = this.running.key;
+      await this.close();
+    }
+    const current = this.running?.page;
+    if (current && !current.isClosed()) return { page: current, replaced, created: false };
+    if (!create) throw new ToolError(`browser: page main is not open${replaced ? ` (the ${replaced} browser was closed to switch to ${key})` : ''}; start with open <url>.`);
+    const running = this.running ?? (this.running = await this.start(target, key, executable));
+    running.page = await running.context.newPage();
+    running.page.setDefaultTimeout(START_TIMEOUT_MS);
+    return { page: running.page, replaced, created: true };
+  }
+
+  private async start(target: BrowserTarget, key: string, executable: () => string): Promise<Running> {
+    const { chromium } = await import('playwright-core');
+    if (target.mode === 'connect') {
+      let browser: Browser;
+      try {
+        browser = await chromium.connectOverCDP(target.connectUrl, { timeout: START_TIMEOUT_MS });
+      } catch (err) {
+        throw new ToolError(`browser: could not connect to ${target.connectUrl}: ${firstLine(err)}. Start Chrome with --remote-debugging-port=9222 (and a separate --user-data-dir), or give its DevTools URL as connectUrl.`);
+      }
+      const context = browser.contexts()[0] ?? (await browser.newContext());
+      return { key, browser, context, owned: false, page: undefined };
+    }
+    if (target.mode === 'headed') headedNeedsDisplay(process.env);
+    const executablePath = executable();
+    let browser: Browser;
+    try {
+      browser = await chromium.launch({ executablePath, headless: target.mode === 'headless', timeout: START_TIMEOUT_MS, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
+    } catch (err) {
+      throw new ToolError(`browser: ${executablePath} did not start: ${firstLine(err)}. Check that it is a Chromium-based browser that runs here, or set capabilities.tools.browser.executable_path to one that does.`);
+    }
+    const context = await browser.newContext({ ignoreHTTPSErrors: target.ignoreHttpsErrors, viewport: VIEWPORT });
+    return { key, browser, context, owned: true, page: undefined };
+  }
+
+  /**
+   * Closes page `main` (the `close` command, a cancelled call, a call past its deadline). When the
+   * page does not close in time (a hung renderer) the browser Magi started is closed instead, or
+   * the connection to someone's browser dropped. Resolves to whether a page was open.
+   */
+  async closePage(): Promise<boolean> {
+    const running = this.running;
+    const page = running?.page;
+    if (!running || !page) return false;
+    running.page = undefined;
+    if (page.isClosed()) return false;
+    if (!(await withTimeout(page.close(), CLOSE_TIMEOUT_MS))) await this.close();
+    return true;
+  }
+
+  /** Closes the browser Magi started (or disconnects from a connected one) and its page. */
+  async close(): Promise<void> {
+    const running = this.running;
+    this.running = undefined;
+    clearTimeout(this.idleTimer);
+    if (!running) return;
+    if (!running.owned && running.page && !running.page.isClosed()) await withTimeout(running.page.close(), CLOSE_TIMEOUT_MS);
+    await withTimeout(running.browser.close(), CLOSE_TIMEOUT_MS);
+  }
+
+  /** A new file name in this session's own temp folder (made on first use). */
+  async screenshotPath(): Promise<string> {
+    this.screenshotDir ??= await fsp.mkdtemp(path.join(os.tmpdir(), 'magi-browser-'));
+    this.screenshotCount++;
+    return path.join(this.screenshotDir, `screenshot-${this.screenshotCount}.png`);
+  }
+
+  private touch(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => void this.run(new AbortController().signal, START_TIMEOUT_MS, () => this.close()), this.idleCloseMs);
+    this.idleTimer.unref();
+  }
+}
+
+/** The first line of a Playwright error (the rest is its call log). */
+export function firstLine(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return (message.split('\n')[0] ?? message).replace(/^\w+\.\w+: /, '').trim();
+}
