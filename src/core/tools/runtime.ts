@@ -10,6 +10,7 @@ import { PageSnapshots } from './web/snapshots';
 import { processEnvironment } from '../workspace/environment';
 import { ListingCache } from '../workspace/listingCache';
 import type { CommandApproval } from './approval';
+import type { CredentialSource } from './credentials';
 import type { LanguageServices } from './language/port';
 import type { EditReview } from './review';
 import type { SubagentRunner } from './subagents/port';
@@ -38,6 +39,8 @@ export interface ToolRuntimeOptions {
   approval?: CommandApproval;
   /** Why mutating tools are not offered (VS Code's Restricted Mode), or undefined in a trusted workspace. */
   restricted?: string;
+  /** API keys for tools that call a service (`view_image`'s vision model); without it they have none. */
+  credentials?: CredentialSource;
 }
 
 /** Limits of one walk; the defaults are the seed's (100,000 entries, 10 s). */
@@ -46,7 +49,7 @@ export interface WalkLimits {
   timeoutMs?: number;
 }
 
-type RuntimeParts = Pick<ToolRuntime, 'root' | 'settings' | 'files' | 'signal' | 'walkEnvironment' | 'secretEnvNames' | 'skills' | 'subagents' | 'locks' | 'listings' | 'pages' | 'languages' | 'review' | 'approval' | 'restricted'>;
+type RuntimeParts = Pick<ToolRuntime, 'root' | 'settings' | 'files' | 'signal' | 'walkEnvironment' | 'secretEnvNames' | 'skills' | 'subagents' | 'locks' | 'listings' | 'pages' | 'languages' | 'review' | 'approval' | 'restricted' | 'credentials'>;
 
 /**
  * One session's tool state: workspace root, settings, per-file mutation locks, read snapshots,
@@ -71,6 +74,8 @@ export class ToolRuntime {
   readonly approval: CommandApproval | undefined;
   /** Why mutating tools are not offered here (Restricted Mode), or undefined. */
   readonly restricted: string | undefined;
+  /** API keys for tools that call a service; shared with derived runtimes. */
+  readonly credentials: CredentialSource | undefined;
   /** Per-file mutation locks, shared with every runtime derived from this one (subagents). */
   readonly locks: MutationLocks;
   /** Directory listings (never file bytes) shared by every walking tool of the session and its subagents. */
@@ -96,6 +101,7 @@ export class ToolRuntime {
     this.review = parts.review;
     this.approval = parts.approval;
     this.restricted = parts.restricted;
+    this.credentials = parts.credentials;
   }
 
   static async create(options: ToolRuntimeOptions): Promise<ToolRuntime> {
@@ -117,6 +123,7 @@ export class ToolRuntime {
       review: options.review,
       approval: options.approval,
       restricted: options.restricted,
+      credentials: options.credentials,
     });
   }
 
@@ -131,8 +138,8 @@ export class ToolRuntime {
   }
 
   private partsOf(): RuntimeParts {
-    const { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings, pages, languages, review, approval, restricted } = this;
-    return { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings, pages, languages, review, approval, restricted };
+    const { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings, pages, languages, review, approval, restricted, credentials } = this;
+    return { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings, pages, languages, review, approval, restricted, credentials };
   }
 
   /**
