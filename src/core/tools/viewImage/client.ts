@@ -72,7 +72,7 @@ export async function askVision(model: VisionModel, post: VisionPost, secrets: r
     const { bytes, truncated } = await readCapped(response.body, VISION_RESPONSE_CAP);
     const text = bytes.toString('utf8');
     if (response.statusCode >= 400) {
-      const said = excerpt(text, secrets);
+      const said = excerpt(text, secrets).replace(/\.$/, '');
       throw new ToolError(`view_image: ${where} answered HTTP ${response.statusCode}${said ? `: ${said}` : ''}. ${advice(response.statusCode, model)}`, 'upstream');
     }
     if (truncated) throw new ToolError(`view_image: ${where} sent more than ${VISION_RESPONSE_CAP / 1024 / 1024} MiB; ask a narrower question.`, 'upstream');
