@@ -129,7 +129,7 @@ export class ToolRuntime {
 
   /**
    * A runtime for another agent of the same session tree (the agent itself once its skills are
-   * found, or a subagent): same root, settings, files, signal, mutation locks and listing cache;
+   * found, or a subagent): same root, settings, files, signal, credentials, mutation locks and listing cache;
    * fresh read snapshots, since a `hash_edit` may only use what its own agent read. Skills are
    * inherited unless given; `subagents` is the new agent's runner.
    */

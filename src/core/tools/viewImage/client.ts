@@ -21,8 +21,8 @@ export const DEFAULT_VISION_TIMING: VisionTiming = { connectMs: 10_000, headersM
 
 export const KEY_GUIDANCE = 'In VS Code run Magi: Set API Key… (OpenAI-compatible for both OpenAI kinds, Anthropic for anthropic); for the CLI set MAGI_VISION_API_KEY, or OPENAI_API_KEY / ANTHROPIC_API_KEY.';
 
-function advice(status: number, model: VisionModel): string {
-  if (status === 401 || status === 403) return `The API key was refused: check it. ${KEY_GUIDANCE}`;
+function advice(status: number, model: VisionModel, keySent: boolean): string {
+  if (status === 401 || status === 403) return `${keySent ? 'The API key was refused: check it.' : 'No API key was sent and the server wants one.'} ${KEY_GUIDANCE}`;
   if (status === 404) return `Check ${model.baseUrl} and the model name "${model.model}".`;
   if (status === 400 || status === 413 || status === 422) return `Check that "${model.model}" accepts images and the image's size and format.`;
   if (status === 429) return 'Rate limited: wait, then retry.';
@@ -44,8 +44,9 @@ function transportError(err: unknown, where: string, timing: VisionTiming, secre
     case 'UND_ERR_CONNECT_TIMEOUT':
       return new ToolError(`view_image: could not connect to ${where} within ${timing.connectMs / 1000} s; check the baseUrl and that the server runs.`, 'upstream');
     case 'UND_ERR_HEADERS_TIMEOUT':
-    case 'UND_ERR_BODY_TIMEOUT':
       return new ToolError(`view_image: ${where} did not answer within ${timing.headersMs / 1000} s; try again or ask about a smaller image.`, 'upstream');
+    case 'UND_ERR_BODY_TIMEOUT':
+      return new ToolError(`view_image: ${where} stopped sending its answer for ${timing.bodyMs / 1000} s; try again.`, 'upstream');
     case 'ECONNREFUSED':
       return new ToolError(`view_image: ${where} refused the connection; check the baseUrl and that the server runs.`, 'upstream');
   }
@@ -73,7 +74,7 @@ export async function askVision(model: VisionModel, post: VisionPost, secrets: r
     const text = bytes.toString('utf8');
     if (response.statusCode >= 400) {
       const said = excerpt(text, secrets).replace(/\.$/, '');
-      throw new ToolError(`view_image: ${where} answered HTTP ${response.statusCode}${said ? `: ${said}` : ''}. ${advice(response.statusCode, model)}`, 'upstream');
+      throw new ToolError(`view_image: ${where} answered HTTP ${response.statusCode}${said ? `: ${said}` : ''}. ${advice(response.statusCode, model, secrets.length > 0)}`, 'upstream');
     }
     if (truncated) throw new ToolError(`view_image: ${where} sent more than ${VISION_RESPONSE_CAP / 1024 / 1024} MiB; ask a narrower question.`, 'upstream');
     let json: unknown;

@@ -105,6 +105,21 @@ describe('view_image answers and failures of the vision endpoint (127.0.0.1)', f
     await until(() => vision.closedConnections === vision.connections && vision.connections === 1);
   });
 
+  it('HTTP 401 from a server that was sent no key says so', async () => {
+    ws = await imageWorkspace(visionSettings('openai-compatible', vision.baseUrl));
+    file = await ws.write('chart.png', IMAGES.png);
+    vision.script = (_req, res) => json(res, 401, { error: { message: 'missing key' } });
+    await failed(/answered HTTP 401: missing key\. No API key was sent and the server wants one\. In VS Code run Magi: Set API Key…/);
+  });
+
+  it('a server that holds its answer past the headers timeout is an upstream error, and its socket is closed', async () => {
+    ws = await imageWorkspace(visionSettings('openai-compatible', vision.baseUrl), fixedCredentials({ openai: KEY }), { timing: { headersMs: 200 } });
+    file = await ws.write('chart.png', IMAGES.png);
+    vision.script = () => undefined;
+    await failed(/did not answer within 0\.2 s; try again or ask about a smaller image/);
+    await until(() => vision.connections === 1 && vision.closedConnections === 1);
+  });
+
   it('a closed port is a connection error with no key in it', async () => {
     const closed = await ScriptedVision.start();
     const url = closed.baseUrl;

@@ -90,6 +90,12 @@ describe('view_image wire formats (scripted vision endpoint on 127.0.0.1)', func
     assert.equal((await ws.run({ path: file, prompt: PROMPT })).content, 'In parts.');
   });
 
+  it('subagents use the same keys: derived runtimes share the credential source', async () => {
+    const credentials = fixedCredentials({ openai: KEY });
+    ws = await imageWorkspace(visionSettings('openai-compatible', vision.baseUrl), credentials);
+    assert.equal(ws.runtime.derive({}).credentials, credentials);
+  });
+
   it('a local base URL without any key sends no credentials', async () => {
     ws = await imageWorkspace(visionSettings('openai-compatible', vision.baseUrl));
     const file = await ws.write('a.png', IMAGES.png);
