@@ -34,9 +34,9 @@ export function activate(context: vscode.ExtensionContext): MagiExports {
   const files = new VsCodeFilePort();
   const history = new EditHistory(files);
   const review = new VsCodeEditReview(history);
-  const ports: HostPorts = { approval: new ModalCommandApproval(), languages, files, review };
-  const runtimes = new WorkspaceRuntimes(ports);
   const keys = new ApiKeys(context.secrets);
+  const ports: HostPorts = { approval: new ModalCommandApproval(), languages, files, review, credentials: keys };
+  const runtimes = new WorkspaceRuntimes(ports);
   // Every task's activity, for the chat and Mission Control, for the extension's lifetime.
   const activity = new ActivityStore();
   const tasks = new TaskRunner({ registry, ports, keys, output, activity: (event) => activity.append(event, 'task') });

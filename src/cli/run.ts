@@ -7,6 +7,7 @@ import { PUBLIC_BASE_URLS } from '../core/agent/providers/publicApis';
 import { ProviderError, type HttpProviderConfig } from '../core/agent/provider';
 import { createDefaultRegistry } from '../core/tools';
 import { UsageError, type CommonOptions } from './args';
+import { environmentCredentials } from './credentials';
 import { createTextPrinter } from '../core/activityText';
 import { loadSettings } from './settingsFile';
 
@@ -55,6 +56,7 @@ export async function runTask(positionals: string[], options: CommonOptions, sig
       registry: createDefaultRegistry(),
       ...(options.session !== undefined ? { sessionFile: options.session } : {}),
       secretEnvNames: ['MAGI_API_KEY'],
+      credentials: environmentCredentials(process.env),
     });
   } catch (err) {
     if (err instanceof AgentConfigError || err instanceof ReminderConfigError || err instanceof SessionError) throw new UsageError(`run: ${err.message}`);

@@ -4,6 +4,7 @@ import { createDefaultRegistry } from '../core/tools';
 import { formatVisible } from '../core/tools/result';
 import { ToolRuntime } from '../core/tools/runtime';
 import { UsageError, type CommonOptions } from './args';
+import { environmentCredentials } from './credentials';
 import { loadSettings } from './settingsFile';
 
 /** The one-line JSON shape of a result, shared by `tool --json` and `tools`. */
@@ -15,7 +16,7 @@ export function resultJson(outcome: DispatchOutcome): string {
 async function createRuntime(options: CommonOptions, signal: AbortSignal): Promise<ToolRuntime> {
   const settings = await loadSettings(options.settingsFile);
   try {
-    return await ToolRuntime.create({ root: options.cwd, settings, signal });
+    return await ToolRuntime.create({ root: options.cwd, settings, signal, credentials: environmentCredentials(process.env) });
   } catch (err) {
     throw new UsageError(`--cwd ${options.cwd} is not a usable directory: ${(err as Error).message}`);
   }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { CredentialService, CredentialSource } from '../core/tools/credentials';
 import type { Command } from './commands';
 
 export const SET_API_KEY_COMMAND = 'magi.setApiKey';
@@ -17,14 +18,19 @@ export function isKeyedProvider(value: unknown): value is KeyedProvider {
 
 /**
  * The API keys, kept in VS Code's SecretStorage only (never in settings, logs or sessions), one
- * fixed secret name per provider.
+ * fixed secret name per provider. Also the tools' CredentialSource: `view_image`'s vision model
+ * takes the `openai` key for both OpenAI kinds and the `anthropic` key for Anthropic.
  */
-export class ApiKeys {
+export class ApiKeys implements CredentialSource {
   constructor(private readonly secrets: vscode.SecretStorage) {}
 
   /** The stored key, or undefined when none is. */
   async get(provider: KeyedProvider): Promise<string | undefined> {
     return (await this.secrets.get(secretName(provider))) || undefined;
+  }
+
+  apiKey(service: CredentialService): Promise<string | undefined> {
+    return this.get(service);
   }
 
   /** Stores `key`; an empty (or blank) key removes the stored one. Resolves to what happened. */

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ToolRuntime } from '../core/tools/runtime';
 import type { FilePort } from '../core/fs/filePort';
 import type { CommandApproval } from '../core/tools/approval';
+import type { CredentialSource } from '../core/tools/credentials';
 import type { LanguageServices } from '../core/tools/language/port';
 import type { EditReview } from '../core/tools/review';
 import { SETTINGS_SECTION, readSettings } from './settings';
@@ -14,6 +15,8 @@ export interface HostPorts {
   approval?: CommandApproval;
   /** Environment names of the keys kept in SecretStorage, which `bash` never passes on. */
   secretEnvNames?: readonly string[];
+  /** API keys for tools that call a service (SecretStorage through ApiKeys). */
+  credentials?: CredentialSource;
 }
 
 /** Restricted Mode (an untrusted workspace): the runtime's `restricted` reason, or nothing. */

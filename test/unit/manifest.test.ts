@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { Settings } from '../../src/core/settings';
 import { agentLimits } from '../../src/core/agent/config';
 import { loadReminderConfig } from '../../src/core/agent/reminders';
+import { DEFAULT_MAX_IMAGE_BYTES, MAX_IMAGE_BYTES_LIMIT, viewImageConfig } from '../../src/core/tools/viewImage/config';
 
 interface Property {
   type?: string;
@@ -11,6 +12,8 @@ interface Property {
   description?: string;
   markdownDescription?: string;
   enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
 }
 
 const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
@@ -44,6 +47,16 @@ describe('package.json contributions', () => {
     const reminders = loadReminderConfig(manifestDefaults());
     assert.equal(reminders.enabled, false);
     assert.equal(reminders.maxRetries, loadReminderConfig(new Settings()).maxRetries);
+  });
+
+  it("declares view_image's settings with the core's bounds, unconfigured by default and restricted in untrusted workspaces", () => {
+    const key = (name: string): string => `magi.capabilities.tools.view_image.${name}`;
+    for (const name of ['vision_model', 'max_image_bytes', 'absolute_paths']) assert.ok(key(name) in properties, name);
+    const max = properties[key('max_image_bytes')];
+    assert.deepEqual([max?.default, max?.minimum, max?.maximum], [DEFAULT_MAX_IMAGE_BYTES, 1, MAX_IMAGE_BYTES_LIMIT]);
+    assert.throws(() => viewImageConfig(manifestDefaults()), /no vision model is configured/);
+    const restricted = (manifest as unknown as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } }).capabilities.untrustedWorkspaces.restrictedConfigurations;
+    assert.ok(restricted.includes(key('vision_model')), 'a workspace cannot point the stored key at its own server');
   });
 
   it('titles every command under the Magi category', () => {

@@ -4,6 +4,7 @@ import type { ActivityListener } from '../activity';
 import type { FilePort } from '../fs/filePort';
 import type { Settings } from '../settings';
 import type { CommandApproval } from '../tools/approval';
+import type { CredentialSource } from '../tools/credentials';
 import type { LanguageServices } from '../tools/language/port';
 import type { EditReview } from '../tools/review';
 import type { ToolRegistry } from '../tools/registry';
@@ -41,6 +42,8 @@ export interface AgentSessionOptions {
   review?: EditReview;
   approval?: CommandApproval;
   restricted?: string;
+  /** API keys for tools that call a service (`view_image`'s vision model). */
+  credentials?: CredentialSource;
   /** Clock for the prompt's date; tests fix it. */
   now?: () => Date;
 }
@@ -85,6 +88,7 @@ export class AgentSession {
       ...(options.review ? { review: options.review } : {}),
       ...(options.approval ? { approval: options.approval } : {}),
       ...(options.restricted !== undefined ? { restricted: options.restricted } : {}),
+      ...(options.credentials ? { credentials: options.credentials } : {}),
     });
     const discover = { root: base.root, home: base.walkEnvironment.home };
     const [skills, identities] = await Promise.all([discoverSkills(discover), discoverIdentities({ ...discover, tools: options.registry })]);

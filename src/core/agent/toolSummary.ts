@@ -62,6 +62,14 @@ export function pendingSummary(tool: string, args: unknown): ToolMetadata {
       put('reference', str('reference'));
       break;
     }
+    case 'view_image': {
+      // The file's name and the start of the question; never the path's folders nor the image bytes.
+      const file = str('path');
+      put('path', file === undefined ? undefined : file.split(/[\\/]/).pop());
+      const prompt = str('prompt');
+      put('prompt', prompt === undefined ? undefined : prompt.length > 80 ? `${prompt.slice(0, 80)}…` : prompt);
+      break;
+    }
     case 'subagents':
       put('tasks', Array.isArray(a.tasks) ? a.tasks.length : undefined);
       break;

@@ -3,7 +3,7 @@
  */
 
 /** Credentials the extension itself uses; never passed to a command. */
-export const CREDENTIAL_ENV_NAMES = ['MAGI_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'EXA_API_KEY'] as const;
+export const CREDENTIAL_ENV_NAMES = ['MAGI_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'EXA_API_KEY', 'MAGI_VISION_API_KEY'] as const;
 
 /**
  * A copy of `base` without the credential names and `extra` (keys held in SecretStorage), matched

@@ -28,6 +28,10 @@ export type ToolErrorCode =
   | 'cancelled'
   /** The person declined: a bash command's approval prompt, an edit's review. */
   | 'declined'
+  /** A setting the tool needs is missing or invalid (view_image's vision model). */
+  | 'not_configured'
+  /** A remote service the tool calls failed or answered with something unusable. */
+  | 'upstream'
   | 'io'
   /** A bound on time ran out (the browser's per-call 60 s, an element that never became actionable). */
   | 'timeout';

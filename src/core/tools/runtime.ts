@@ -11,6 +11,7 @@ import { BrowserSession } from './browser/session';
 import { processEnvironment } from '../workspace/environment';
 import { ListingCache } from '../workspace/listingCache';
 import type { CommandApproval } from './approval';
+import type { CredentialSource } from './credentials';
 import type { LanguageServices } from './language/port';
 import type { EditReview } from './review';
 import type { SubagentRunner } from './subagents/port';
@@ -39,6 +40,8 @@ export interface ToolRuntimeOptions {
   approval?: CommandApproval;
   /** Why mutating tools are not offered (VS Code's Restricted Mode), or undefined in a trusted workspace. */
   restricted?: string;
+  /** API keys for tools that call a service (`view_image`'s vision model); without it they have none. */
+  credentials?: CredentialSource;
 }
 
 /** Limits of one walk; the defaults are the seed's (100,000 entries, 10 s). */
@@ -47,7 +50,7 @@ export interface WalkLimits {
   timeoutMs?: number;
 }
 
-type RuntimeParts = Pick<ToolRuntime, 'root' | 'settings' | 'files' | 'signal' | 'walkEnvironment' | 'secretEnvNames' | 'skills' | 'subagents' | 'locks' | 'listings' | 'pages' | 'browser' | 'languages' | 'review' | 'approval' | 'restricted'>;
+type RuntimeParts = Pick<ToolRuntime, 'root' | 'settings' | 'files' | 'signal' | 'walkEnvironment' | 'secretEnvNames' | 'skills' | 'subagents' | 'locks' | 'listings' | 'pages' | 'browser' | 'languages' | 'review' | 'approval' | 'restricted' | 'credentials'>;
 
 /**
  * One session's tool state: workspace root, settings, per-file mutation locks, read snapshots,
@@ -72,6 +75,8 @@ export class ToolRuntime {
   readonly approval: CommandApproval | undefined;
   /** Why mutating tools are not offered here (Restricted Mode), or undefined. */
   readonly restricted: string | undefined;
+  /** API keys for tools that call a service; shared with derived runtimes. */
+  readonly credentials: CredentialSource | undefined;
   /** Per-file mutation locks, shared with every runtime derived from this one (subagents). */
   readonly locks: MutationLocks;
   /** Directory listings (never file bytes) shared by every walking tool of the session and its subagents. */
@@ -100,6 +105,7 @@ export class ToolRuntime {
     this.review = parts.review;
     this.approval = parts.approval;
     this.restricted = parts.restricted;
+    this.credentials = parts.credentials;
   }
 
   static async create(options: ToolRuntimeOptions): Promise<ToolRuntime> {
@@ -125,12 +131,13 @@ export class ToolRuntime {
       review: options.review,
       approval: options.approval,
       restricted: options.restricted,
+      credentials: options.credentials,
     });
   }
 
   /**
    * A runtime for another agent of the same session tree (the agent itself once its skills are
-   * found, or a subagent): same root, settings, files, signal, mutation locks and listing cache;
+   * found, or a subagent): same root, settings, files, signal, credentials, mutation locks and listing cache;
    * fresh read snapshots, since a `hash_edit` may only use what its own agent read. Skills are
    * inherited unless given; `subagents` is the new agent's runner.
    */
@@ -139,8 +146,8 @@ export class ToolRuntime {
   }
 
   private partsOf(): RuntimeParts {
-    const { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings, pages, browser, languages, review, approval, restricted } = this;
-    return { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings, pages, browser, languages, review, approval, restricted };
+    const { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings, pages, browser, languages, review, approval, restricted, credentials } = this;
+    return { root, settings, files, signal, walkEnvironment, secretEnvNames, skills, subagents, locks, listings, pages, browser, languages, review, approval, restricted, credentials };
   }
 
   /**

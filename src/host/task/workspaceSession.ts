@@ -50,6 +50,7 @@ export async function openWorkspaceSession(deps: WorkspaceSessionDeps, sessionFi
       ...(ports.review ? { review: ports.review } : {}),
       ...(ports.approval ? { approval: ports.approval } : {}),
       ...(ports.secretEnvNames ? { secretEnvNames: ports.secretEnvNames } : {}),
+      ...(ports.credentials ? { credentials: ports.credentials } : {}),
       ...restriction(),
     });
     return {

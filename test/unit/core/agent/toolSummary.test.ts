@@ -19,6 +19,13 @@ describe('pendingSummary', () => {
     assert.deepEqual(pendingSummary('web', { operation: 'search', query: 'rust' }), { operation: 'search', query: 'rust' });
   });
 
+  it('shows view_image the file name and the start of the prompt, never folders or bytes', () => {
+    assert.deepEqual(pendingSummary('view_image', { path: '/home/me/secret-project/shots/error.PNG', prompt: 'Read the dialog text' }), { path: 'error.PNG', prompt: 'Read the dialog text' });
+    const long = pendingSummary('view_image', { path: 'C:\\Users\\me\\a.png', prompt: 'x'.repeat(500) });
+    assert.equal(long.path, 'a.png');
+    assert.equal(long.prompt, `${'x'.repeat(80)}…`);
+  });
+
   it('never shows write contents or hash_edit payloads', () => {
     assert.deepEqual(pendingSummary('write', { path: 'a.txt', content: 'secret' }), { path: 'a.txt', bytes: 6 });
     const summary = pendingSummary('hash_edit', { input: '[a.ts#ABCDEF]\nSWAP 1.aa:\n+token\n' });

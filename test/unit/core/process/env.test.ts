@@ -5,7 +5,7 @@ describe('childEnvironment', () => {
   it('strips the credentials and the extra names, passes the rest', () => {
     const base = { PATH: '/bin', OPENAI_API_KEY: 'x', MAGI_API_KEY: 'y', ANTHROPIC_API_KEY: 'z', EXA_API_KEY: 'w', MY_SECRET: 's', HOME: '/h' };
     assert.deepEqual(childEnvironment(base, ['MY_SECRET'], 'linux'), { PATH: '/bin', HOME: '/h' });
-    assert.deepEqual([...CREDENTIAL_ENV_NAMES], ['MAGI_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'EXA_API_KEY']);
+    assert.deepEqual([...CREDENTIAL_ENV_NAMES], ['MAGI_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'EXA_API_KEY', 'MAGI_VISION_API_KEY']);
   });
 
   it('matches names case-insensitively on Windows only', () => {
