@@ -40,8 +40,12 @@ export async function runOneTool(positionals: string[], options: CommonOptions, 
     }
   }
   const runtime = await createRuntime(options, signal);
-  const outcome = await dispatchTool(createDefaultRegistry(), runtime, name, args, { signal });
-  await writeLine(options.json ? resultJson(outcome) : formatVisible(outcome.result));
+  try {
+    const outcome = await dispatchTool(createDefaultRegistry(), runtime, name, args, { signal });
+    await writeLine(options.json ? resultJson(outcome) : formatVisible(outcome.result));
+  } finally {
+    await runtime.dispose();
+  }
 }
 
 /** Parses one JSONL request; a bad line becomes an error result, not a crash. */
@@ -67,15 +71,19 @@ export async function runToolStream(positionals: string[], options: CommonOption
   const registry = createDefaultRegistry();
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   let lineNumber = 0;
-  for await (const line of lines) {
-    lineNumber++;
-    if (line.trim() === '') continue;
-    const request = parseRequest(line, lineNumber);
-    if (typeof request === 'string') {
-      await writeLine(JSON.stringify({ tool: null, status: 'error', content: request, metadata: {} }));
-      continue;
+  try {
+    for await (const line of lines) {
+      lineNumber++;
+      if (line.trim() === '') continue;
+      const request = parseRequest(line, lineNumber);
+      if (typeof request === 'string') {
+        await writeLine(JSON.stringify({ tool: null, status: 'error', content: request, metadata: {} }));
+        continue;
+      }
+      await writeLine(resultJson(await dispatchTool(registry, runtime, request.tool, request.args, { signal })));
+      if (signal.aborted) break;
     }
-    await writeLine(resultJson(await dispatchTool(registry, runtime, request.tool, request.args, { signal })));
-    if (signal.aborted) break;
+  } finally {
+    await runtime.dispose();
   }
 }

@@ -37,12 +37,12 @@ export class WorkspaceRuntimes implements vscode.Disposable {
 
   constructor(private readonly ports: HostPorts = {}) {
     this.listeners = [
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.byRoot.clear()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.dropAll()),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration(SETTINGS_SECTION)) this.byRoot.clear();
+        if (event.affectsConfiguration(SETTINGS_SECTION)) this.dropAll();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders((event) => {
-        for (const folder of event.removed) this.byRoot.delete(folder.uri.fsPath);
+        for (const folder of event.removed) this.drop(folder.uri.fsPath);
       }),
     ];
   }
@@ -63,9 +63,20 @@ export class WorkspaceRuntimes implements vscode.Disposable {
     return runtime;
   }
 
+  /** Forgets a folder's runtime and closes what it holds open (its browser); a call still using it may open one again. */
+  private drop(root: string): void {
+    const runtime = this.byRoot.get(root);
+    this.byRoot.delete(root);
+    runtime?.then((built) => built.dispose()).catch((err: unknown) => console.error(`Magi: closing the runtime of ${root} failed:`, err));
+  }
+
+  private dropAll(): void {
+    for (const root of [...this.byRoot.keys()]) this.drop(root);
+  }
+
   dispose(): void {
     this.lifetime.abort();
-    this.byRoot.clear();
+    this.dropAll();
     for (const listener of this.listeners) listener.dispose();
   }
 }

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { Settings } from '../../src/core/settings';
 import { agentLimits } from '../../src/core/agent/config';
 import { loadReminderConfig } from '../../src/core/agent/reminders';
+import { EXECUTABLE_SETTING, findExecutable } from '../../src/core/tools/browser/executable';
 import { DEFAULT_MAX_IMAGE_BYTES, MAX_IMAGE_BYTES_LIMIT, viewImageConfig } from '../../src/core/tools/viewImage/config';
 
 interface Property {
@@ -57,6 +58,14 @@ describe('package.json contributions', () => {
     assert.throws(() => viewImageConfig(manifestDefaults()), /no vision model is configured/);
     const restricted = (manifest as unknown as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } }).capabilities.untrustedWorkspaces.restrictedConfigurations;
     assert.ok(restricted.includes(key('vision_model')), 'a workspace cannot point the stored key at its own server');
+  });
+
+  it("declares the browser's executable path, empty by default (look for an installed browser) and restricted in untrusted workspaces", () => {
+    const key = `magi.${EXECUTABLE_SETTING}`;
+    assert.equal(properties[key]?.default, '');
+    assert.equal(findExecutable(manifestDefaults().get(EXECUTABLE_SETTING), [process.execPath]), process.execPath, 'the default lets Magi look');
+    const restricted = (manifest as unknown as { capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } } }).capabilities.untrustedWorkspaces.restrictedConfigurations;
+    assert.ok(restricted.includes(key), 'a workspace cannot make Magi start a program of its choosing');
   });
 
   it('titles every command under the Magi category', () => {

@@ -150,8 +150,10 @@ export class AgentSession {
     }
   }
 
+  /** Closes the session file and what the session's tools hold open (the browser). */
   async close(): Promise<void> {
     await this.file?.close();
+    await this.runtime.dispose();
   }
 
   /**

@@ -58,10 +58,14 @@ export function pendingSummary(tool: string, args: unknown): ToolMetadata {
       put('query', str('query'));
       // Before validation a URL may still carry credentials or secrets: only its origin and path are shown.
       const url = str('url');
-      if (url !== undefined) put('url', URL.canParse(url) ? `${new URL(url).origin}${new URL(url).pathname}` : '(not a URL)');
+      if (url !== undefined) put('url', originAndPath(url));
       put('reference', str('reference'));
       break;
     }
+    case 'browser':
+      put('command', browserCommandSummary(str('command')));
+      put('mode', str('mode'));
+      break;
     case 'view_image': {
       // The file's name and the start of the question; never the path's folders nor the image bytes.
       const file = str('path');
@@ -77,4 +81,26 @@ export function pendingSummary(tool: string, args: unknown): ToolMetadata {
       break;
   }
   return out;
+}
+
+/** A URL as far as it is safe to show: credentials, query and fragment may hold secrets. */
+function originAndPath(url: string): string {
+  if (!URL.canParse(url)) return '(not a URL)';
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+}
+
+/**
+ * A browser command without what it types (a fill may be a password): `fill @e5 (12 characters)`;
+ * an opened URL as origin and path; anything else as written, cut to 120 characters.
+ */
+function browserCommandSummary(command: string | undefined): string | undefined {
+  if (command === undefined) return undefined;
+  const [verb = '', target = ''] = command.trim().split(/\s+/, 2);
+  if (verb === 'open') return `open ${originAndPath(target)}`;
+  if (verb === 'fill' || verb === 'type' || verb === 'select') {
+    const text = command.trim().slice(verb.length).trim().slice(target.length).trim();
+    return `${verb} ${target} (${text.length} characters)`;
+  }
+  return command.length > 120 ? `${command.slice(0, 120)}…` : command;
 }

@@ -26,6 +26,16 @@ describe('pendingSummary', () => {
     assert.equal(long.prompt, `${'x'.repeat(80)}…`);
   });
 
+  it('shows a browser command without what it types and an opened URL as origin and path', () => {
+    assert.deepEqual(pendingSummary('browser', { command: 'fill @e5 hunter2 is my password' }), { command: 'fill @e5 (22 characters)' });
+    assert.deepEqual(pendingSummary('browser', { command: 'type e7 "secret"', mode: 'headed' }), { command: 'type e7 (8 characters)', mode: 'headed' });
+    assert.deepEqual(pendingSummary('browser', { command: 'select @e6 Green' }), { command: 'select @e6 (5 characters)' });
+    assert.deepEqual(pendingSummary('browser', { command: 'open https://u:p@example.com/app?session=abc#x' }), { command: 'open https://example.com/app' });
+    assert.deepEqual(pendingSummary('browser', { command: 'snapshot -i', mode: 'connect', connectUrl: 'http://127.0.0.1:9222' }), { command: 'snapshot -i', mode: 'connect' });
+    assert.equal(pendingSummary('browser', { command: `get text ${'x'.repeat(300)}` }).command, `get text ${'x'.repeat(111)}…`);
+    assert.equal(JSON.stringify(pendingSummary('browser', { command: 'fill @e5 hunter2' })).includes('hunter2'), false);
+  });
+
   it('never shows write contents or hash_edit payloads', () => {
     assert.deepEqual(pendingSummary('write', { path: 'a.txt', content: 'secret' }), { path: 'a.txt', bytes: 6 });
     const summary = pendingSummary('hash_edit', { input: '[a.ts#ABCDEF]\nSWAP 1.aa:\n+token\n' });
