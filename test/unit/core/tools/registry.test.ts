@@ -28,7 +28,7 @@ describe('ToolRegistry', () => {
     assert.deepEqual(Object.keys(read.parameters.properties as object), ['paths']);
     assert.equal(read.parameters.additionalProperties, false);
     assert.deepEqual(read.parameters.required, ['paths']);
-    assert.deepEqual(specs.map((s) => s.name), ['read', 'hash_edit', 'write', 'bash', 'grep', 'find', 'list_files', 'repo_map', 'ast_grep', 'diagnostics', 'references', 'definition', 'symbols', 'web', 'view_image', 'subagents']);
+    assert.deepEqual(specs.map((s) => s.name), ['read', 'hash_edit', 'write', 'bash', 'grep', 'find', 'list_files', 'repo_map', 'ast_grep', 'diagnostics', 'references', 'definition', 'symbols', 'web', 'browser', 'view_image', 'subagents']);
     const write = specs.find((s) => s.name === 'write');
     assert.deepEqual(write?.parameters.required, ['path', 'content']);
     assert.ok(specs.every((s) => s.description.length > 40));
