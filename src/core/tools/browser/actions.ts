@@ -18,12 +18,22 @@ export interface ActionOutcome {
   facts?: Record<string, string | number | boolean>;
 }
 
+function notOnPage(ref: string): ToolError {
+  return new ToolError(`browser: @${ref} is not on the page; refs come from the latest snapshot of this page and end when it navigates. Take a new snapshot (snapshot -i) and use its refs.`);
+}
+
+/**
+ * Playwright's refusal of a ref from an earlier document: after a navigation the main frame's
+ * refs take a new `f<n>` prefix, and one naming a frame that no longer exists is "Invalid frame".
+ */
+function isStaleFrameRef(err: unknown): boolean {
+  return err instanceof Error && /Invalid frame in aria-ref selector/.test(err.message);
+}
+
 /** A locator for a snapshot ref, which must be on the page now. */
 async function target(page: Page, ref: string, ctx: ActionContext): Promise<Locator> {
   const locator = page.locator(`aria-ref=${ref}`);
-  if ((await abortable(locator.count(), ctx.signal)) === 0) {
-    throw new ToolError(`browser: @${ref} is not on the page; refs come from the latest snapshot of this page and end when it navigates. Take a new snapshot (snapshot -i) and use its refs.`);
-  }
+  if ((await abortable(locator.count(), ctx.signal)) === 0) throw notOnPage(ref);
   return locator;
 }
 
@@ -49,7 +59,12 @@ export async function runAction(page: Page, command: Exclude<BrowserCommand, { v
   try {
     switch (command.verb) {
       case 'open': {
-        const response = await page.goto(command.url, { ...options, waitUntil: 'load' });
+        const response = await page.goto(command.url, { ...options, waitUntil: 'load' }).catch(async (err: unknown) => {
+          // Chromium commits its error page just after a failed navigation; let it load, so that
+          // it does not interrupt the next open.
+          if (err instanceof Error && /net::ERR_/.test(err.message)) await abortable(page.waitForURL(/^chrome-error:/, { timeout: 2_000 }).catch(() => undefined), ctx.signal);
+          throw err;
+        });
         const status = response?.status();
         return { text: `${await where(page, ctx)}${status === undefined ? '' : `\nHTTP status: ${status}`}\nNext: snapshot -i for the refs of its controls.`, facts: status === undefined ? {} : { http_status: status } };
       }
@@ -71,15 +86,33 @@ export async function runAction(page: Page, command: Exclude<BrowserCommand, { v
         const chosen = await (await target(page, command.ref, ctx)).selectOption(command.value, options);
         return { text: `Selected ${chosen.map((value) => JSON.stringify(value)).join(', ')} in @${command.ref}.` };
       }
-      case 'press':
-        await abortable(page.keyboard.press(command.key), ctx.signal);
+      case 'press': {
+        // Through the focused element when there is one, so that a key that submits a form or
+        // follows a link waits for that navigation to start, as click does; the keyboard otherwise.
+        const focused = page.locator('*:focus');
+        if ((await abortable(focused.count(), ctx.signal)) === 1) await focused.press(command.key, options);
+        else await abortable(page.keyboard.press(command.key), ctx.signal);
         return { text: `Pressed ${command.key}.\n${await where(page, ctx)}` };
+      }
       case 'scroll': {
         const [dx, dy] = SCROLL[command.direction];
         await abortable(page.mouse.wheel(dx * command.pixels, dy * command.pixels), ctx.signal);
-        const [x, y] = await abortable(page.evaluate(() => {
-          const view = globalThis as unknown as { scrollX: number; scrollY: number };
-          return [view.scrollX, view.scrollY];
+        // The wheel returns before the page has scrolled: report the position once it has moved
+        // and held for a few frames, or after about a second without movement (already at an edge).
+        // (No named helpers inside: the function is sent as source text, without bundler helpers.)
+        const [x, y] = await abortable(page.evaluate(async () => {
+          const view = globalThis as unknown as { scrollX: number; scrollY: number; requestAnimationFrame(callback: () => void): number };
+          const start = [view.scrollX, view.scrollY];
+          let last = start;
+          let still = 0;
+          for (let frame = 0; frame < 60; frame++) {
+            await new Promise<void>((resolve) => view.requestAnimationFrame(() => resolve()));
+            const now = [view.scrollX, view.scrollY];
+            still = now[0] === last[0] && now[1] === last[1] ? still + 1 : 0;
+            last = now;
+            if (still >= 3 && (now[0] !== start[0] || now[1] !== start[1])) break;
+          }
+          return last;
         }), ctx.signal);
         return { text: `Scrolled ${command.direction} ${command.pixels} px; the page is now at x=${Math.round(x ?? 0)}, y=${Math.round(y ?? 0)}.` };
       }
@@ -102,6 +135,7 @@ export async function runAction(page: Page, command: Exclude<BrowserCommand, { v
     }
   } catch (err) {
     if (ctx.signal.aborted || err instanceof ToolError) throw err;
+    if ('ref' in command && command.ref !== undefined && isStaleFrameRef(err)) throw notOnPage(command.ref);
     if (err instanceof Error && err.name === 'TimeoutError') {
       throw new ToolError(`browser: ${command.verb} timed out after ${ctx.actionTimeoutMs} ms (${firstLine(err)}); the element may be hidden, disabled or covered. Take a snapshot to see the page as it is now.`, 'timeout');
     }
