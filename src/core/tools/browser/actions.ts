@@ -125,7 +125,9 @@ export async function runAction(page: Page, command: Exclude<BrowserCommand, { v
           await sleep(command.ms, ctx.signal);
           return { text: `Waited ${command.ms} ms.` };
         }
-        await page.locator(`aria-ref=${command.ref}`).waitFor({ ...options, state: 'visible' });
+        // A ref resolves only to an element of the latest snapshot that is still attached, so one
+        // that is not there now never will be: say so instead of waiting out the timeout.
+        await (await target(page, command.ref, ctx)).waitFor({ ...options, state: 'visible' });
         return { text: `@${command.ref} is visible.` };
       case 'screenshot': {
         const file = await ctx.screenshotPath();

@@ -90,12 +90,17 @@ describe('browser tool end to end (Debian Chromium, pages on 127.0.0.1)', functi
     const unknown = await h.run('click @e999');
     assert.equal(unknown.status, 'error');
     assert.match(unknown.content, /@e999 is not on the page; refs come from the latest snapshot .* Take a new snapshot/);
+    const neverThere = await h.run('wait @e999');
+    assert.equal(neverThere.status, 'error');
+    assert.match(neverThere.content, /@e999 is not on the page/);
     const snapshot = await ok('snapshot -i');
     const first = refOf(snapshot, 'button "First"');
     await ok(`open ${site.url('/form')}`);
-    const stale = await h.run(`get text ${first}`);
-    assert.equal(stale.status, 'error');
-    assert.match(stale.content, new RegExp(`${first} is not on the page`));
+    for (const command of [`get text ${first}`, `click ${first}`, `wait ${first}`, `fill ${first} x`]) {
+      const stale = await h.run(command);
+      assert.equal(stale.status, 'error');
+      assert.match(stale.content, new RegExp(`${first} is not on the page`), command);
+    }
     assert.ok(Date.now() - started < 20_000, 'far from the 55 s action bound');
   });
 
