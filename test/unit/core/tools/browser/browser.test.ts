@@ -173,6 +173,7 @@ describe('browser tool end to end (Debian Chromium, pages on 127.0.0.1)', functi
       assert.ok(c, third.content);
       assert.notEqual(path.dirname(c), path.dirname(a), 'another runtime, another folder');
       await assertPng(c);
+      for (const folder of [path.dirname(a), path.dirname(c)]) await fsp.rm(folder, { recursive: true, force: true });
     } finally {
       await other.dispose();
     }
