@@ -42,6 +42,21 @@ async function where(page: Page, ctx: ActionContext): Promise<string> {
   return `Page: ${title === '' ? '(untitled)' : title} — ${page.url()}`;
 }
 
+/**
+ * Refuses a value that is neither an option's value nor its label, naming the choices: Playwright
+ * would wait for such an option until the action timeout.
+ */
+async function mustOffer(select: Locator, ref: string, value: string, ctx: ActionContext): Promise<void> {
+  const choices = await abortable(select.evaluate((element) => {
+    const list = (element as unknown as { options?: ArrayLike<{ value: string; label: string }> }).options;
+    return list === undefined ? null : Array.from(list, (option) => ({ value: option.value, label: option.label }));
+  }), ctx.signal);
+  if (choices === null) throw new ToolError(`browser: @${ref} is not a <select>; select works on drop-down lists. Use click or fill for other controls.`);
+  if (choices.some((choice) => choice.value === value || choice.label === value)) return;
+  const shown = choices.slice(0, 20).map((choice) => (choice.label === choice.value ? JSON.stringify(choice.value) : `${JSON.stringify(choice.value)} (${choice.label})`));
+  throw new ToolError(`browser: @${ref} has no option ${JSON.stringify(value)}; its options (value or label): ${shown.join(', ')}${choices.length > 20 ? `, … ${choices.length - 20} more` : ''}.`);
+}
+
 const SCROLL: Record<ScrollDirection, [number, number]> = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] };
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -83,7 +98,9 @@ export async function runAction(page: Page, command: Exclude<BrowserCommand, { v
         await (await target(page, command.ref, ctx)).pressSequentially(command.text, options);
         return { text: `Typed ${command.text.length} characters into @${command.ref}.` };
       case 'select': {
-        const chosen = await (await target(page, command.ref, ctx)).selectOption(command.value, options);
+        const select = await target(page, command.ref, ctx);
+        await mustOffer(select, command.ref, command.value, ctx);
+        const chosen = await select.selectOption(command.value, options);
         return { text: `Selected ${chosen.map((value) => JSON.stringify(value)).join(', ')} in @${command.ref}.` };
       }
       case 'press': {

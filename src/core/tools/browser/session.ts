@@ -186,5 +186,5 @@ export class BrowserSession {
 /** The first line of a Playwright error (the rest is its call log). */
 export function firstLine(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
-  return (message.split('\n')[0] ?? message).replace(/^\w+\.\w+: /, '').trim();
+  return (message.split('\n')[0] ?? message).replace(/^\w+\.\w+: /, '').replace(/^Error: /, '').trim();
 }

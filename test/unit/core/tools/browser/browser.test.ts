@@ -59,6 +59,11 @@ describe('browser tool end to end (Debian Chromium, pages on 127.0.0.1)', functi
     const color = refOf(snapshot, 'combobox "Color"');
     const send = refOf(snapshot, 'button "Send"');
     assert.equal(await ok(`fill ${name} Ada Lovelace`), `Filled ${name} with 12 characters.`);
+    const missing = await h.run(`select ${color} Purple`);
+    assert.equal(missing.status, 'error');
+    assert.match(missing.content, /has no option "Purple"; its options \(value or label\): .*"b" \(Blue\)/, 'named at once, not after the action timeout');
+    const notSelect = await h.run(`select ${name} Blue`);
+    assert.match(notSelect.content, /is not a <select>/);
     assert.equal(await ok(`select ${color.slice(1)} Blue`), `Selected "b" in ${color}.`, 'by label, ref without @');
     assert.match(await ok(`click ${send}`), new RegExp(`^Clicked ${send}\\.\\nPage: Echo — http://127\\.0\\.0\\.1:\\d+/echo\\?name=Ada\\+Lovelace&color=b$`));
     assert.match(await ok('get url'), /\/echo\?name=Ada\+Lovelace&color=b$/);
