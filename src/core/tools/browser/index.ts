@@ -47,8 +47,10 @@ async function call(args: BrowserArgs, ctx: ToolContext, session: BrowserSession
     actionTimeoutMs: options.actionTimeoutMs ?? ACTION_TIMEOUT_MS,
     screenshotPath: () => session.screenshotPath(),
   });
-  const notes = lease.replaced === undefined ? '' : `(The ${lease.replaced} browser was closed to start this one.)\n`;
-  const { text, truncated } = budgeted(`${notes}${outcome.text}`);
+  const replaced = lease.replaced === undefined ? '' : `(The ${lease.replaced} browser was closed to start this one.)\n`;
+  // A `get` answers with the bare value; notices wait for the next other command.
+  const notices = command.verb === 'get' ? [] : session.takeNotices();
+  const { text, truncated } = budgeted(`${replaced}${notices.map((notice) => `${notice}\n`).join('')}${outcome.text}`);
   return success(text, { ...base, ...outcome.facts, truncated });
 }
 

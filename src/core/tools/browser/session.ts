@@ -13,6 +13,8 @@ const START_TIMEOUT_MS = 30_000;
 /** How long closing the page may take before the whole browser is dropped instead. */
 const CLOSE_TIMEOUT_MS = 5_000;
 const VIEWPORT = { width: 1280, height: 800 };
+/** Dialog and new-tab notices kept between two calls (a page looping alerts cannot flood the output). */
+const MAX_NOTICES = 10;
 
 interface Running {
   key: string;
@@ -61,6 +63,7 @@ export class BrowserSession {
   private idleTimer: NodeJS.Timeout | undefined;
   private screenshotDir: string | undefined;
   private screenshotCount = 0;
+  private readonly notices: string[] = [];
 
   constructor(private readonly idleCloseMs = IDLE_CLOSE_MS) {}
 
@@ -115,9 +118,34 @@ export class BrowserSession {
     if (current && !current.isClosed()) return { page: current, replaced, created: false };
     if (!create) throw new ToolError(`browser: page main is not open${replaced ? ` (the ${replaced} browser was closed to switch to ${key})` : ''}; start with open <url>.`);
     const running = this.running ?? (this.running = await this.start(target, key, executable));
-    running.page = await running.context.newPage();
-    running.page.setDefaultTimeout(START_TIMEOUT_MS);
-    return { page: running.page, replaced, created: true };
+    const page = await running.context.newPage();
+    page.setDefaultTimeout(START_TIMEOUT_MS);
+    this.watch(page);
+    running.page = page;
+    return { page, replaced, created: true };
+  }
+
+  /**
+   * What happened on page `main` besides the command's own effect since the last call, and forgets
+   * it: dialogs it dismissed, tabs the page opened.
+   */
+  takeNotices(): string[] {
+    return this.notices.splice(0);
+  }
+
+  /**
+   * Dialogs are dismissed (a modal alert would block every later command) and new tabs are left
+   * where they are, page main staying put; both are reported with the next result, bounded.
+   */
+  private watch(page: Page): void {
+    const notice = (text: string): void => {
+      if (this.notices.length < MAX_NOTICES) this.notices.push(text.length > 300 ? `${text.slice(0, 300)}…` : text);
+    };
+    page.on('dialog', (dialog) => {
+      notice(`Dialog (${dialog.type()}) ${JSON.stringify(dialog.message())} was dismissed.`);
+      dialog.dismiss().catch((err: unknown) => notice(`Dismissing the ${dialog.type()} dialog failed: ${firstLine(err)}`));
+    });
+    page.on('popup', (popup) => notice(`The page opened a new tab at ${popup.url()}; page main stays on this page (open that URL to go there).`));
   }
 
   private async start(target: BrowserTarget, key: string, executable: () => string): Promise<Running> {
@@ -154,6 +182,7 @@ export class BrowserSession {
     const page = running?.page;
     if (!running || !page) return false;
     running.page = undefined;
+    this.notices.length = 0;
     if (page.isClosed()) return false;
     if (!(await withTimeout(page.close(), CLOSE_TIMEOUT_MS))) await this.close();
     return true;

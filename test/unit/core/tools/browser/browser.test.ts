@@ -235,6 +235,23 @@ describe('browser tool end to end (Debian Chromium, pages on 127.0.0.1)', functi
     assert.equal(await ok('get title'), 'Refs');
   });
 
+  it('dismisses dialogs and reports them, and reports new tabs while page main stays put', async () => {
+    await ok(`open ${site.url('/popups')}`);
+    const snapshot = await ok('snapshot -i');
+    const saved = await ok(`click ${refOf(snapshot, 'button "Save"')}`);
+    assert.match(saved, /^Dialog \(alert\) "Saved!" was dismissed\.\nClicked @/);
+    assert.equal(await ok(`get text ${refOf(await ok('snapshot'), 'paragraph')}`), 'after the alert');
+    const deleted = await ok(`click ${refOf(snapshot, 'button "Delete"')}`);
+    assert.match(deleted, /^Dialog \(confirm\) "Delete it\?" was dismissed\./);
+    assert.match(await ok('get text'), /kept/, 'a dismissed confirm answers false');
+    // The new tab is announced after the click returns: with the click's result or the next one's.
+    const reported = [await ok(`click ${refOf(snapshot, 'link "Open the form in a new tab"')}`)];
+    assert.match(await ok('get url'), /\/popups$/, 'get answers with the bare value; page main stayed');
+    reported.push(await ok('wait 300'), await ok('wait 1'));
+    const notices = reported.join('\n').match(/The page opened a new tab at http:\/\/127\.0\.0\.1:\d+\/form; page main stays on this page/g);
+    assert.equal(notices?.length, 1, reported.join('\n---\n'));
+  });
+
   it('a failed navigation is an error result and the page stays usable', async () => {
     await ok(`open ${site.url('/form')}`);
     const refused = await h.run(`open http://127.0.0.1:${await closedPort()}/`);

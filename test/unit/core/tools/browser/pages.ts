@@ -38,6 +38,10 @@ const PAGES: Record<string, string> = {
 <button onclick="const b = document.getElementById('late'); b.style.display = 'none'; setTimeout(() => { b.style.display = 'inline-block'; }, 300)">Reload</button>`),
   '/disabled': html('Disabled', `<button disabled>Never enabled</button><button onclick="this.textContent = 'Pressed'">Enabled</button>`),
   '/busy': html('Busy', `<p>about to hang</p><script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 50));</script>`),
+  '/popups': html('Popups', `<button onclick="alert('Saved!'); document.getElementById('after').textContent = 'after the alert'">Save</button>
+<button onclick="document.getElementById('after').textContent = confirm('Delete it?') ? 'deleted' : 'kept'">Delete</button>
+<a href="/form" target="_blank">Open the form in a new tab</a>
+<p id="after">before</p>`),
   '/huge': html('Huge', `<p>${'All work and no play makes a very long page. '.repeat(3000)}</p>`),
 };
 
