@@ -112,8 +112,7 @@ export class ToolRuntime {
     const root = await fsp.realpath(options.root);
     if (!(await fsp.stat(root)).isDirectory()) throw new Error(`workspace root ${options.root} is not a directory`);
     const browser = new BrowserSession();
-    // The session's end (the CLI interrupted, the extension shutting down) closes its browser.
-    options.signal?.addEventListener('abort', () => void browser.close(), { once: true });
+    if (options.signal) browser.closeOnAbort(options.signal);
     return new ToolRuntime({
       root,
       settings: options.settings ?? new Settings(),
@@ -173,7 +172,7 @@ export class ToolRuntime {
    * runtime); derived runtimes share the browser, so they are not disposed on their own.
    */
   dispose(): Promise<void> {
-    return this.browser.close();
+    return this.browser.dispose();
   }
 
   /** Applies the containment rules for `tool` to a path argument. */

@@ -64,6 +64,7 @@ export class BrowserSession {
   private screenshotDir: string | undefined;
   private screenshotCount = 0;
   private readonly notices: string[] = [];
+  private detach: () => void = () => undefined;
 
   constructor(private readonly idleCloseMs = IDLE_CLOSE_MS) {}
 
@@ -196,6 +197,19 @@ export class BrowserSession {
     if (!running) return;
     if (!running.owned && running.page && !running.page.isClosed()) await withTimeout(running.page.close(), CLOSE_TIMEOUT_MS);
     await withTimeout(running.browser.close(), CLOSE_TIMEOUT_MS);
+  }
+
+  /** Closes the browser when `signal` aborts (the session's end: the CLI interrupted, the extension stopping), until `dispose`. */
+  closeOnAbort(signal: AbortSignal): void {
+    const onAbort = (): void => void this.close();
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.detach = () => signal.removeEventListener('abort', onAbort);
+  }
+
+  /** Closes the browser for good: the owner of the runtime is done with it. */
+  async dispose(): Promise<void> {
+    this.detach();
+    await this.close();
   }
 
   /** A new file name in this session's own temp folder (made on first use). */

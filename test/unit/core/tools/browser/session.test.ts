@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { getEventListeners } from 'node:events';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -236,6 +237,14 @@ describe('browser session: bounds, cancellation, modes and lifetime (Debian Chro
       } finally {
         await h.dispose();
       }
+    });
+
+    it('a disposed runtime stops listening to the long-lived signal it was given', async () => {
+      const lifetime = new AbortController();
+      const h = await harness({}, lifetime.signal);
+      assert.equal(getEventListeners(lifetime.signal, 'abort').length, 1);
+      await h.dispose();
+      assert.equal(getEventListeners(lifetime.signal, 'abort').length, 0, 'runtimes dropped on a settings change do not pile up on the extension\'s signal');
     });
   });
 });
