@@ -18,7 +18,7 @@ async function main(argv: readonly string[]): Promise<number> {
         return 0;
       case 'tools':
         await (await import('./cli/toolCommands.js')).runToolStream(parsed.positionals, parsed.options, controller.signal);
-        return 0;
+        return controller.signal.aborted ? 130 : 0;
       case 'run':
         return await (await import('./cli/run.js')).runTask(parsed.positionals, parsed.options, controller.signal);
       case 'files':

@@ -39,7 +39,7 @@ export const USAGE = `Usage:
       Run one tool call and print its visible block (--json: one JSON object).
   magi tools [--cwd DIR] [--settings FILE]
       Read JSON Lines {"tool": NAME, "args": {...}} from stdin and run them in order in one
-      session; print one JSON result per line as each call ends.
+      session; print one JSON result per line as each call ends. Exits 130 when interrupted.
   magi files [--cwd DIR] [--max-entries N]
       Print the files the workspace walker finds (what find and grep search), one path
       relative to DIR a line, in byte order: .gitignore, .ignore, .git/info/exclude, the global

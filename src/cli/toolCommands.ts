@@ -70,6 +70,9 @@ export async function runToolStream(positionals: string[], options: CommonOption
   const runtime = await createRuntime(options, signal);
   const registry = createDefaultRegistry();
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  // Ctrl-C or SIGTERM while waiting for the next line ends the stream, as it ends a running call.
+  const stop = (): void => lines.close();
+  signal.addEventListener('abort', stop, { once: true });
   let lineNumber = 0;
   try {
     for await (const line of lines) {
@@ -84,6 +87,7 @@ export async function runToolStream(positionals: string[], options: CommonOption
       if (signal.aborted) break;
     }
   } finally {
+    signal.removeEventListener('abort', stop);
     await runtime.dispose();
   }
 }

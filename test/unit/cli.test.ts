@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
@@ -8,6 +11,21 @@ import { runMagi, spawnMagi, type MagiRun } from './helpers/cli';
 
 function magi(args: string[], stdin = ''): Promise<MagiRun> {
   return runMagi(args, { stdin });
+}
+
+/** Chromium main processes among the descendants of `pid` (their helpers are Chromium's children, not counted). */
+function chromiumUnder(pid: number): number[] {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,comm='], { encoding: 'utf8' }).trim().split('\n').map((line) => line.trim().split(/\s+/));
+  const found: number[] = [];
+  const visit = (parent: number): void => {
+    for (const [child, ppid, comm] of rows) {
+      if (Number(ppid) !== parent) continue;
+      if (comm === 'chromium') found.push(Number(child));
+      else visit(Number(child));
+    }
+  };
+  visit(pid);
+  return found;
 }
 
 /** A `magi tools` process driven one request at a time, as an agent would. */
@@ -84,5 +102,25 @@ describe('magi CLI', function () {
       child.stdin.end();
     }
     assert.equal(await new Promise((resolve) => child.on('close', resolve)), 0);
+  });
+
+  it('magi tools ends on SIGTERM while it waits for input, closing the browser it started (exit 130)', async function () {
+    this.timeout(60_000);
+    const { child, ask } = conversation(dir);
+    const refused = await ask({ tool: 'browser', args: { command: 'open data:text/html,x' } });
+    assert.match(String(refused.content), /open takes http:\/\/ or https:\/\/ URLs only/, 'a refused URL starts nothing');
+    const server = createServer((_request, response) => response.end('<title>Up</title>'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const page = await ask({ tool: 'browser', args: { command: `open http://127.0.0.1:${(server.address() as AddressInfo).port}/` } });
+      assert.equal(page.status, 'success', String(page.content));
+      const browsers = chromiumUnder(child.pid ?? -1);
+      assert.equal(browsers.length, 1, 'one Chromium under magi (tsx runs it in a child node)');
+      child.kill('SIGTERM');
+      assert.equal(await new Promise((resolve) => child.on('close', resolve)), 130);
+      assert.throws(() => process.kill(Number(browsers[0]), 0), /ESRCH/, 'the browser is gone with magi');
+    } finally {
+      server.close();
+    }
   });
 });
