@@ -175,7 +175,8 @@ describe('browser session: bounds, cancellation, modes and lifetime (Debian Chro
           external.kill('SIGTERM');
           await exited;
         }
-        await fsp.rm(profile, { recursive: true, force: true });
+        // Chromium's helper processes may still write to the profile for a moment after the main one exits.
+        await fsp.rm(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
       });
 
       it('drives a page of a browser someone else started; close leaves that browser running', async () => {
