@@ -193,6 +193,7 @@ export class BrowserSession {
   async close(): Promise<void> {
     const running = this.running;
     this.running = undefined;
+    this.notices.length = 0;
     clearTimeout(this.idleTimer);
     if (!running) return;
     if (!running.owned && running.page && !running.page.isClosed()) await withTimeout(running.page.close(), CLOSE_TIMEOUT_MS);
