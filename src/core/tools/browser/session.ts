@@ -13,7 +13,7 @@ const START_TIMEOUT_MS = 30_000;
 /** How long closing the page may take before the whole browser is dropped instead. */
 const CLOSE_TIMEOUT_MS = 5_000;
 const VIEWPORT = { width: 1280, height: 800 };
-/** Dialog and new-tab notices kept between two calls (a page looping alerts cannot flood the output). */
+/** Notices (dialogs, new tabs, page and console errors) kept between two calls; a noisy page cannot flood the output. */
 const MAX_NOTICES = 10;
 
 interface Running {
@@ -64,6 +64,7 @@ export class BrowserSession {
   private screenshotDir: string | undefined;
   private screenshotCount = 0;
   private readonly notices: string[] = [];
+  private droppedNotices = 0;
   private detach: () => void = () => undefined;
 
   constructor(private readonly idleCloseMs = IDLE_CLOSE_MS) {}
@@ -131,17 +132,33 @@ export class BrowserSession {
    * it: dialogs it dismissed, tabs the page opened.
    */
   takeNotices(): string[] {
-    return this.notices.splice(0);
+    const taken = this.notices.splice(0);
+    if (this.droppedNotices > 0) taken.push(`(${this.droppedNotices} more notices not shown)`);
+    this.droppedNotices = 0;
+    return taken;
+  }
+
+  private forgetNotices(): void {
+    this.notices.length = 0;
+    this.droppedNotices = 0;
   }
 
   /**
    * Dialogs are dismissed (a modal alert would block every later command) and new tabs are left
-   * where they are, page main staying put; both are reported with the next result, bounded.
+   * where they are, page main staying put; both are reported with the next result, bounded, as are
+   * the page's uncaught errors and console errors (what a person debugging the app looks at first).
    */
   private watch(page: Page): void {
     const notice = (text: string): void => {
       if (this.notices.length < MAX_NOTICES) this.notices.push(text.length > 300 ? `${text.slice(0, 300)}…` : text);
+      else this.droppedNotices++;
     };
+    page.on('pageerror', (error) => notice(`Page error: ${firstLine(error)}`));
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      const { url, lineNumber } = message.location();
+      notice(`Console error: ${message.text()}${url ? ` (${url}:${lineNumber + 1})` : ''}`);
+    });
     page.on('dialog', (dialog) => {
       notice(`Dialog (${dialog.type()}) ${JSON.stringify(dialog.message())} was dismissed.`);
       dialog.dismiss().catch((err: unknown) => notice(`Dismissing the ${dialog.type()} dialog failed: ${firstLine(err)}`));
@@ -183,7 +200,7 @@ export class BrowserSession {
     const page = running?.page;
     if (!running || !page) return false;
     running.page = undefined;
-    this.notices.length = 0;
+    this.forgetNotices();
     if (page.isClosed()) return false;
     if (!(await withTimeout(page.close(), CLOSE_TIMEOUT_MS))) await this.close();
     return true;
@@ -193,7 +210,7 @@ export class BrowserSession {
   async close(): Promise<void> {
     const running = this.running;
     this.running = undefined;
-    this.notices.length = 0;
+    this.forgetNotices();
     clearTimeout(this.idleTimer);
     if (!running) return;
     if (!running.owned && running.page && !running.page.isClosed()) await withTimeout(running.page.close(), CLOSE_TIMEOUT_MS);

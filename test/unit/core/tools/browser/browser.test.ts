@@ -252,6 +252,26 @@ describe('browser tool end to end (Debian Chromium, pages on 127.0.0.1)', functi
     assert.equal(notices?.length, 1, reported.join('\n---\n'));
   });
 
+  it("reports the page's uncaught errors and console errors with the next result, at most 10", async () => {
+    await ok(`open ${site.url('/errors')}`);
+    const snapshot = await ok('snapshot -i');
+    assert.doesNotMatch(snapshot, /warning/, 'warnings are not reported');
+    // Events reach Playwright around the click's answer: they come with that result or the next one.
+    const noticesOf = async (command: string): Promise<string[]> => [await ok(command), await ok('wait 200')].join('\n').split('\n').filter((line) => !/^(Clicked|Page:|Waited)/.test(line));
+    const saved = await noticesOf(`click ${refOf(snapshot, 'button "Save"')}`);
+    assert.equal(saved.length, 2, saved.join('\n'));
+    assert.match(saved.join('\n'), /Console error: saving failed: 503 \(http:\/\/127\.0\.0\.1:\d+\/errors:1\)/);
+    assert.ok(saved.includes('Page error: missingFunction is not defined'), saved.join('\n'));
+    const noisy = await noticesOf(`click ${refOf(snapshot, 'button "Noisy"')}`);
+    // 25 errors over one or two results of at most 10 notices each: the rest are counted, never listed.
+    const shown = noisy.filter((line) => line.startsWith('Console error: noise')).map((line) => Number(/noise (\d+)/.exec(line)?.[1]));
+    const dropped = noisy.map((line) => Number(/^\((\d+) more notices not shown\)$/.exec(line)?.[1] ?? 0)).reduce((a, b) => a + b, 0);
+    assert.ok(shown.length >= 10 && shown.length <= 20, noisy.join('\n'));
+    assert.equal(shown.length + dropped, 25, noisy.join('\n'));
+    assert.deepEqual(shown.slice(0, 10), Array.from({ length: 10 }, (_, i) => i), 'the first ten, in order');
+    assert.doesNotMatch(await ok('wait 1'), /noise/, 'each notice once');
+  });
+
   it('a failed navigation is an error result and the page stays usable', async () => {
     await ok(`open ${site.url('/form')}`);
     const refused = await h.run(`open http://127.0.0.1:${await closedPort()}/`);

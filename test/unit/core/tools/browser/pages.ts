@@ -42,6 +42,9 @@ const PAGES: Record<string, string> = {
 <button onclick="document.getElementById('after').textContent = confirm('Delete it?') ? 'deleted' : 'kept'">Delete</button>
 <a href="/form" target="_blank">Open the form in a new tab</a>
 <p id="after">before</p>`),
+  '/errors': html('Errors', `<button onclick="console.error('saving failed:', 503); missingFunction()">Save</button>
+<button onclick="for (let i = 0; i < 25; i++) console.error('noise ' + i)">Noisy</button>
+<script>console.warn('only a warning')</script>`),
   '/huge': html('Huge', `<p>${'All work and no play makes a very long page. '.repeat(3000)}</p>`),
 };
 
