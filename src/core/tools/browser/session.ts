@@ -155,8 +155,9 @@ export class BrowserSession {
     };
     page.on('pageerror', (error) => notice(`Page error: ${firstLine(error)}`));
     page.on('console', (message) => {
-      if (message.type() !== 'error') return;
       const { url, lineNumber } = message.location();
+      // Every page without a favicon logs its 404; that says nothing about the app.
+      if (message.type() !== 'error' || /\/favicon\.ico(?:[?#]|$)/.test(url)) return;
       notice(`Console error: ${message.text()}${url ? ` (${url}:${lineNumber + 1})` : ''}`);
     });
     page.on('dialog', (dialog) => {

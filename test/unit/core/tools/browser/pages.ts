@@ -37,7 +37,7 @@ const PAGES: Record<string, string> = {
   '/late': html('Late', `<button id="late">Ready now</button>
 <button onclick="const b = document.getElementById('late'); b.style.display = 'none'; setTimeout(() => { b.style.display = 'inline-block'; }, 300)">Reload</button>`),
   '/disabled': html('Disabled', `<button disabled>Never enabled</button><button onclick="this.textContent = 'Pressed'">Enabled</button>`),
-  '/busy': html('Busy', `<p>about to hang</p><script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 50));</script>`),
+  '/busy': html('Busy', `<p>about to hang</p><script>addEventListener('load', () => setTimeout(() => { for (;;) {} }, 400));</script>`),
   '/popups': html('Popups', `<button onclick="alert('Saved!'); document.getElementById('after').textContent = 'after the alert'">Save</button>
 <button onclick="document.getElementById('after').textContent = confirm('Delete it?') ? 'deleted' : 'kept'">Delete</button>
 <a href="/form" target="_blank">Open the form in a new tab</a>
