@@ -129,7 +129,8 @@ export class BrowserSession {
 
   /**
    * What happened on page `main` besides the command's own effect since the last call, and forgets
-   * it: dialogs it dismissed, tabs the page opened.
+   * it: dialogs it dismissed, tabs it opened, its uncaught and console errors (and how many more
+   * there were than MAX_NOTICES).
    */
   takeNotices(): string[] {
     const taken = this.notices.splice(0);
