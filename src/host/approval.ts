@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ApprovalDecision, CommandApproval, CommandRequest } from '../core/tools/approval';
 import { ALLOW_KEY } from '../core/tools/bash/approval';
 import { SETTINGS_SECTION } from './settings';
-import { abortable } from '../core/abortable';
+import { abortable } from '../core/waits';
 
 export const RUN = 'Run';
 export const RUN_AND_ALLOW = 'Run and Always Allow This Command';

@@ -3,8 +3,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Diagnostic, DocumentSymbol, LanguageAnswer, LanguageServices, Location } from '../core/tools/language/port';
 import { locationsOf, symbolsOf, toDiagnostic, toLocation } from './language/convert';
-import { abortable } from '../core/abortable';
-import { delay, diagnosticsSettled } from './language/settle';
+import { abortable, delay } from '../core/waits';
+import { diagnosticsSettled } from './language/settle';
 
 /** Bound of the wait for a file's first diagnostics (TypeScript's first answer takes 2.5–5 s). */
 export const FIRST_DIAGNOSTICS_MS = 8_000;

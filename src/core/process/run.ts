@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { BoundedCapture, type CapturedText } from './capture';
 import { killRun, MARKER_ENV, type CleanupReport } from './kill';
+import { within } from '../waits';
 
 // execa ships only as an ES module. require() of it works in plain Node ≥ 20.19 but not under the
 // tsx hooks the tests run with (its own ESM dependencies resolve with require conditions), so it
@@ -48,17 +49,6 @@ export interface RunOutcome {
 export function shellInvocation(command: string, platform: NodeJS.Platform = process.platform): [string, string[]] {
   if (platform === 'win32') return ['powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', command]];
   return ['/bin/bash', ['-lc', command]];
-}
-
-/** `promise`, or `fallback` after `ms`; the timer is cleared so it never holds the process open. */
-async function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)));
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Never throws; a shell that cannot start is reported in `spawnError`. */

@@ -53,23 +53,3 @@ export function diagnosticsSettled(uris: ReadonlySet<string>, options: SettleOpt
     if (seen) restartQuiet();
   });
 }
-
-/** Resolves after `ms`, or rejects with the abort reason. */
-export function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-

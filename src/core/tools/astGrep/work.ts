@@ -18,7 +18,7 @@ export class FileWorker {
 
   run(file: WorkFile): FileWork {
     const root = parse(napiLanguage(file.language), file.text).root();
-    if (this.job.kind === 'outline') return { kind: 'outline', symbols: extractOutline(root, file.language, () => true) };
+    if (this.job.kind === 'outline') return { kind: 'outline', symbols: extractOutline(root, file.language) };
     let compiled = this.patterns.get(file.language);
     if (compiled === undefined) {
       compiled = compilePattern(this.job.pattern, file.language);

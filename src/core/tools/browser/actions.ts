@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { abortable } from '../../abortable';
+import { abortable, delay } from '../../waits';
 import { ToolError } from '../errors';
 import type { BrowserCommand, ScrollDirection } from './grammar';
 import { firstLine } from './session';
@@ -58,10 +58,6 @@ async function mustOffer(select: Locator, ref: string, value: string, ctx: Actio
 }
 
 const SCROLL: Record<ScrollDirection, [number, number]> = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] };
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return abortable(new Promise<void>((resolve) => setTimeout(resolve, ms)), signal);
-}
 
 /**
  * Runs one parsed command on page `main`. Values reach the page as Playwright arguments (locators,
@@ -139,7 +135,7 @@ export async function runAction(page: Page, command: Exclude<BrowserCommand, { v
         return { text: await ('ref' in command && command.ref !== undefined ? await target(page, command.ref, ctx) : page.locator('body')).innerText(options) };
       case 'wait':
         if ('ms' in command) {
-          await sleep(command.ms, ctx.signal);
+          await delay(command.ms, ctx.signal);
           return { text: `Waited ${command.ms} ms.` };
         }
         // A ref resolves only to an element of the latest snapshot that is still attached, so one

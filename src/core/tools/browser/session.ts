@@ -2,7 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { abortable } from '../../abortable';
+import { abortable, within } from '../../waits';
 import { ToolError } from '../errors';
 import { targetKey, type BrowserTarget } from './args';
 
@@ -34,17 +34,9 @@ export interface PageLease {
   created: boolean;
 }
 
-async function withTimeout(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    // A close that fails finds its page or browser already gone, which is what closing wanted.
-    return await Promise.race([work.then(() => true, () => true), timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** Whether a close ended in time; one that fails finds its page or browser already gone, which is what closing wanted. */
+function closedInTime(closing: Promise<void>): Promise<boolean> {
+  return within(closing.then(() => true, () => true), CLOSE_TIMEOUT_MS, false);
 }
 
 function headedNeedsDisplay(env: NodeJS.ProcessEnv): void {
@@ -90,6 +82,7 @@ export class BrowserSession {
       } finally {
         callSignal.removeEventListener('abort', onAbort);
         if (callSignal.aborted) await this.closePage();
+        this.restartIdleTimer();
       }
     });
     this.queue = settled.then(
@@ -109,7 +102,6 @@ export class BrowserSession {
    * executable only then) and opens the page as needed; without it a missing page is a ToolError.
    */
   async page(target: BrowserTarget, create: boolean, executable: () => string): Promise<PageLease> {
-    this.touch();
     const key = targetKey(target);
     let replaced: string | undefined;
     if (this.running && (this.running.key !== key || !this.running.browser.isConnected())) {
@@ -204,7 +196,7 @@ export class BrowserSession {
     running.page = undefined;
     this.forgetNotices();
     if (page.isClosed()) return false;
-    if (!(await withTimeout(page.close(), CLOSE_TIMEOUT_MS))) await this.close();
+    if (!(await closedInTime(page.close()))) await this.close();
     return true;
   }
 
@@ -215,8 +207,8 @@ export class BrowserSession {
     this.forgetNotices();
     clearTimeout(this.idleTimer);
     if (!running) return;
-    if (!running.owned && running.page && !running.page.isClosed()) await withTimeout(running.page.close(), CLOSE_TIMEOUT_MS);
-    await withTimeout(running.browser.close(), CLOSE_TIMEOUT_MS);
+    if (!running.owned && running.page && !running.page.isClosed()) await closedInTime(running.page.close());
+    await closedInTime(running.browser.close());
   }
 
   /** Closes the browser when `signal` aborts (the session's end: the CLI interrupted, the extension stopping), until `dispose`. */
@@ -239,8 +231,10 @@ export class BrowserSession {
     return path.join(this.screenshotDir, `screenshot-${this.screenshotCount}.png`);
   }
 
-  private touch(): void {
+  /** Idleness counts from the end of the last call, and only while a browser runs. */
+  private restartIdleTimer(): void {
     clearTimeout(this.idleTimer);
+    if (!this.running) return;
     this.idleTimer = setTimeout(() => void this.run(new AbortController().signal, START_TIMEOUT_MS, () => this.close()), this.idleCloseMs);
     this.idleTimer.unref();
   }

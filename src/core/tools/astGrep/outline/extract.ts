@@ -31,14 +31,13 @@ const RULES: Partial<Record<LanguageId, TopLevelRule>> = {
  * body, that body's direct children (never whole trees: each visited node costs a native call).
  * Languages without rules give an empty outline.
  */
-export const extractOutline: ExtractOutline = (root, language, step) => {
+export const extractOutline: ExtractOutline = (root, language) => {
   const rule = RULES[language];
   if (rule === undefined) return [];
   const out: OutlineSymbol[] = [];
   const lateExports = new Set<string>();
   const isScript = language === 'typescript' || language === 'tsx' || language === 'javascript';
   for (const node of root.children()) {
-    if (!step()) break;
     out.push(...rule(node));
     if (isScript) for (const name of exportedNames(node)) lateExports.add(name);
   }

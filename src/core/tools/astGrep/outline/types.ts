@@ -37,7 +37,6 @@ export interface OutlineSymbol {
 
 /**
  * Extracts the top-level symbols of one parsed file, in source order, with their direct members.
- * `step` is called between top-level declarations; it throws on cancellation and returns false once
- * the shared deadline has passed, when extraction stops with what it has.
+ * It runs in a parse worker, which the deadline and cancellation terminate, so it takes no step check.
  */
-export type ExtractOutline = (root: SgNode, language: LanguageId, step: () => boolean) => OutlineSymbol[];
+export type ExtractOutline = (root: SgNode, language: LanguageId) => OutlineSymbol[];

@@ -270,6 +270,8 @@ describe('browser tool end to end (Debian Chromium, pages on 127.0.0.1)', functi
     assert.equal(shown.length + dropped, 25, noisy.join('\n'));
     assert.deepEqual(shown.slice(0, 10), Array.from({ length: 10 }, (_, i) => i), 'the first ten, in order');
     assert.doesNotMatch(await ok('wait 1'), /noise/, 'each notice once');
+    const long = (await noticesOf(`click ${refOf(snapshot, 'button "Long"')}`)).find((line) => line.startsWith('Console error: long'));
+    assert.equal(long, `Console error: long ${'x'.repeat(300 - 'Console error: long '.length)}…`, 'a notice is cut at 300 characters');
   });
 
   it('a failed navigation is an error result and the page stays usable', async () => {

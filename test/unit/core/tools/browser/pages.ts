@@ -44,6 +44,7 @@ const PAGES: Record<string, string> = {
 <p id="after">before</p>`),
   '/errors': html('Errors', `<button onclick="console.error('saving failed:', 503); missingFunction()">Save</button>
 <button onclick="for (let i = 0; i < 25; i++) console.error('noise ' + i)">Noisy</button>
+<button onclick="console.error('long ' + 'x'.repeat(1000))">Long</button>
 <script>console.warn('only a warning')</script>`),
   '/huge': html('Huge', `<p>${'All work and no play makes a very long page. '.repeat(3000)}</p>`),
 };

@@ -4,6 +4,7 @@ import { getEventListeners } from 'node:events';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { BrowserSession } from '../../../../../src/core/tools/browser/session';
 import { CHROMIUM, chromiumChildren, chromiumGone, closedPort, harness, refOf, startSite, type Harness, type Site } from './pages';
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -237,6 +238,22 @@ describe('browser session: bounds, cancellation, modes and lifetime (Debian Chro
         assert.equal(after.metadata.cancelled, true);
       } finally {
         await h.dispose();
+      }
+    });
+
+    it('a browser left idle is closed; the next open starts a fresh one', async () => {
+      const session = new BrowserSession(500);
+      const target = { mode: 'headless', ignoreHttpsErrors: false } as const;
+      const open = (): Promise<unknown> => session.run(new AbortController().signal, 30_000, () => session.page(target, true, () => CHROMIUM));
+      try {
+        await open();
+        assert.equal(session.pageOpen, true);
+        assert.deepEqual(await chromiumGone(), [], 'closed after half a second of idleness');
+        assert.equal(session.pageOpen, false);
+        await open();
+        assert.equal(session.pageOpen, true);
+      } finally {
+        await session.dispose();
       }
     });
 

@@ -5,7 +5,7 @@ import { extractOutline } from '../../../../../../src/core/tools/astGrep/outline
 import type { OutlineSymbol } from '../../../../../../src/core/tools/astGrep/outline/types';
 
 function outline(language: LanguageId, text: string): OutlineSymbol[] {
-  return extractOutline(parse(napiLanguage(language), text).root(), language, () => true);
+  return extractOutline(parse(napiLanguage(language), text).root(), language);
 }
 
 /** One line per symbol: `type name [+exported] [<imported] @line:col-line:col`, members indented. */
@@ -351,13 +351,6 @@ describe('ast_grep outline: extractOutline (bundled rules)', () => {
     const [, symbol] = outline('typescript', "const s = '😀é'; export function f() {}\n");
     assert.ok(symbol);
     assert.deepEqual(symbol.range, { start: { line: 1, column: 18 }, end: { line: 1, column: 40 } });
-  });
-
-  it('stops at the first step that returns false and keeps what it has', () => {
-    const root = parse(napiLanguage('python'), 'def a(): pass\ndef b(): pass\ndef c(): pass\n').root();
-    let steps = 0;
-    const symbols = extractOutline(root, 'python', () => ++steps <= 2);
-    assert.deepEqual(symbols.map((s) => s.name), ['a', 'b']);
   });
 
   it('bounds long signatures and collapses whitespace', () => {
