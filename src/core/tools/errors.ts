@@ -24,6 +24,10 @@ export type ToolErrorCode =
   | 'stale_tag'
   | 'unknown_tag'
   | 'unseen_line'
+  /** hash_edit body rows that copied read's `LINE:` prefix; the same section sent again applies. */
+  | 'line_prefix'
+  /** A hash_edit SWAP that looks aimed a few lines off; the same section sent again applies. */
+  | 'suspect_range'
   | 'conflict'
   | 'cancelled'
   /** The person declined: a bash command's approval prompt, an edit's review. */

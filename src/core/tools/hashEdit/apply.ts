@@ -7,8 +7,8 @@ import type { Edit } from './plan';
  *  - every kept line keeps its own terminator (LF, CRLF or CR);
  *  - new lines get the file's dominant terminator (LF for a file without any);
  *  - whether the file ends with a terminator is preserved: a file without a final newline still
- *    ends without one (the old last line gains a terminator when lines are added after it), and a
- *    file with one keeps it. An empty file counts as ending with a newline, so text inserted into
+ *    ends without one (the old last line gains a terminator when lines are added after it), unless
+ *    the new last line is empty (an empty row cannot be unterminated), and a file with one keeps it. An empty file counts as ending with a newline, so text inserted into
  *    it is newline-terminated;
  *  - the BOM is kept.
  */
@@ -28,6 +28,12 @@ export interface Applied {
   hunks: Hunk[];
   /** `oldToNew[k]` is the new 1-based number of old line k, or 0 when the line was replaced. Index 0 unused. */
   oldToNew: Int32Array;
+  /**
+   * A body ended with an empty row at the end of a file without a final newline. An empty last line
+   * cannot be unterminated (read would not count it), so it keeps its place as a line and the file
+   * now ends with a newline.
+   */
+  emptyLastRowKept: boolean;
 }
 
 export function applyEdits(doc: TextDoc, sorted: readonly Edit[]): Applied {
@@ -61,7 +67,9 @@ export function applyEdits(doc: TextDoc, sorted: readonly Edit[]): Applied {
 
   const endedWithoutNewline = oldCount > 0 && doc.eols[oldCount - 1] === '';
   if (endedWithoutNewline && eols.length > 0) eols[eols.length - 1] = '';
-  return { doc: { bom: doc.bom, lines, eols }, hunks, oldToNew };
+  const emptyLastRowKept = endedWithoutNewline && lines.length > 0 && lines[lines.length - 1] === '';
+  if (emptyLastRowKept) eols[eols.length - 1] = eol;
+  return { doc: { bom: doc.bom, lines, eols }, hunks, oldToNew, emptyLastRowKept };
 }
 
 /**

@@ -21,7 +21,7 @@ async function commitOne(item: Prepared, runtime: ToolRuntime, signal: AbortSign
   switch (item.kind) {
     case 'edit':
       await runtime.files.writeFile(source.absolute, item.bytes, { beforeCommit: () => recheckBeforeWrite('hash_edit', source), signal });
-      runtime.snapshots.record(source.canonical, item.newTag, item.newText, item.visible);
+      runtime.snapshots.record(source.canonical, item.newTag, item.newText, item.visible, item.lineage);
       return;
     case 'move': {
       // Parents of the destination are created, like write does; containment of the deepest existing

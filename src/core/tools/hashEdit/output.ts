@@ -16,17 +16,17 @@ function lineRange(start: number, count: number): string {
   return count === 1 ? `line ${start}` : `lines ${start}-${start + count - 1}`;
 }
 
-/** Every transcript row of one edited file, in new-file order. */
-function changedRows(item: EditItem): string[] {
-  const rows: string[] = [];
+/** Every transcript row of one edited file, in new-file order, with the new line it is at or next to. */
+function changedRows(item: EditItem): { text: string; line: number }[] {
+  const rows: { text: string; line: number }[] = [];
   for (const hunk of item.hunks) {
     if (hunk.newCount === 0) {
-      rows.push(`(deleted old ${lineRange(hunk.oldStart, hunk.oldCount)})`);
+      rows.push({ text: `(deleted old ${lineRange(hunk.oldStart, hunk.oldCount)})`, line: Math.max(1, hunk.newStart) });
       continue;
     }
     for (let k = 0; k < hunk.newCount; k++) {
       const line = hunk.newStart + k;
-      rows.push(`${line}:${item.after.lines[line - 1] ?? ''}`);
+      rows.push({ text: `${line}:${item.after.lines[line - 1] ?? ''}`, line });
     }
   }
   return rows;
@@ -36,13 +36,18 @@ function editSection(item: EditItem): { text: string; truncated: boolean } {
   const display = item.target.resolved.display;
   const out = [`[${display}#${item.newTag}]`];
   if (item.recovered) {
-    out.push(`(recovered from stale tag #${item.target.section.tag}: the file had changed since that read, but every line the ops rely on was unchanged, so the edit was applied to the current file)`);
+    out.push(`(recovered from stale tag #${item.target.section.tag}: the file had changed since that read, but every line the ops rely on is unchanged and was found in the current file, so the edit was applied there; the rows below are at current line numbers)`);
+  }
+  if (item.emptyLastRowKept) {
+    out.push(`(the body's last row is an empty line at the end of a file that had no final newline; it is kept as a line, so the file now ends with a newline)`);
   }
   const rows = changedRows(item);
-  out.push(...rows.slice(0, MAX_SHOWN_ROWS));
-  const hidden = rows.length - MAX_SHOWN_ROWS;
-  if (hidden > 0) out.push(`… ${hidden} more changed lines not shown; read ${display} to see them.`);
-  return { text: out.join('\n'), truncated: hidden > 0 };
+  out.push(...rows.slice(0, MAX_SHOWN_ROWS).map((row) => row.text));
+  const hidden = rows.slice(MAX_SHOWN_ROWS);
+  const first = hidden[0]?.line ?? 1;
+  const last = Math.min(hidden[hidden.length - 1]?.line ?? first, item.after.lines.length);
+  if (hidden.length > 0) out.push(`… ${hidden.length} more changed lines not shown; read ${display}:${first}-${Math.max(first, last)} to see them.`);
+  return { text: out.join('\n'), truncated: hidden.length > 0 };
 }
 
 function diffOf(item: EditItem): string {

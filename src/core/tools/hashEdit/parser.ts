@@ -69,7 +69,7 @@ function parseHeader(text: string, inputLine: number): Section {
   const tag = text.slice(hash + 1, -1).trim();
   if (path === '') fail(inputLine, 'the header has an empty path; write [PATH#TAG].');
   if (!/^[0-9A-Fa-f]+$/.test(tag)) {
-    fail(inputLine, `the header tag ${JSON.stringify(tag)} is not a hex tag; copy TAG from the read header [path#TAG].`);
+    fail(inputLine, `the header tag ${JSON.stringify(tag)} is not a hex tag; tags are six hex digits (like 3FA9C1): copy TAG from the read header [path#TAG] of this file.`);
   }
   return { path, tag: tag.toUpperCase(), inputLine, ops: [] };
 }
@@ -138,9 +138,25 @@ function bodyOf(op: Op): string[] | undefined {
   return 'body' in op ? op.body : undefined;
 }
 
-function closeBody(op: Op | undefined, section: Section | undefined): void {
+/** Whether a row reads as an op line or a header rather than as text that lost its '+'. */
+function isOpOrHeader(text: string): boolean {
+  const keyword = /^\S+/.exec(text)?.[0].replace(/:$/, '') ?? '';
+  return text.startsWith('[') || keyword === 'MV' || keyword in OP_SHAPES;
+}
+
+/**
+ * An op that takes a body must have one. `rows` and `next` (0-based index of the row after the op's
+ * rows) let the message name the rows below it that look like its text without the '+'.
+ */
+function closeBody(op: Op | undefined, section: Section | undefined, rows: readonly string[], next: number): void {
   const body = op && bodyOf(op);
   if (!op || !body || body.length > 0) return;
+  let end = next;
+  while (end < rows.length && (rows[end] ?? '').trim() !== '' && !isOpOrHeader((rows[end] ?? '').trim())) end++;
+  if (end > next) {
+    const which = end - next === 1 ? `input line ${next + 1} below it does` : `input lines ${next + 1}-${end} below it do`;
+    fail(op.inputLine, `${op.kind} has no +TEXT body rows: ${which} not start with '+'. Write each new line as +TEXT (+ then the line exactly, indentation included; a bare + is an empty line).`, section);
+  }
   const hint = op.kind === 'SWAP' || op.kind === 'SWAP.BLK' ? `; to remove lines use ${op.kind === 'SWAP' ? 'DEL' : 'DEL.BLK'} instead` : '';
   fail(op.inputLine, `${op.kind} has no +TEXT body rows${hint}. Write each new line as +TEXT (a bare + is an empty line).`, section);
 }
@@ -179,7 +195,7 @@ export function parseInput(input: string): Section[] {
       body.push(row.slice(1));
       return;
     }
-    closeBody(open, section);
+    closeBody(open, section, rows, index);
     open = undefined;
     const text = row.trim();
     if (text === '') return;
@@ -196,7 +212,7 @@ export function parseInput(input: string): Section[] {
     section.ops.push(op);
     if (bodyOf(op)) open = op;
   });
-  closeBody(open, section);
+  closeBody(open, section, rows, rows.length);
   closeSection(section);
   if (sections.length === 0) throw new ToolError('hash_edit: the input has no [PATH#TAG] section; start with the header from the read output, then ops.');
   return sections;

@@ -2,13 +2,16 @@ import { promises as fsp } from 'node:fs';
 import type { ResolvedPath } from '../../fs/containment';
 import { ToolError } from '../errors';
 import type { ToolRuntime } from '../runtime';
-import type { ReadSnapshot } from '../snapshots';
+import type { Lineage, ReadSnapshot } from '../snapshots';
 import { MAX_FILE_BYTES, contentTag, decodeUtf8, parseText, serializeText, type TextDoc } from '../textDoc';
 import { applyEdits, mapVisible, type Hunk } from './apply';
 import { blockOptionsFor } from './blocks';
 import type { LineOp, Section } from './parser';
 import { planEdits } from './plan';
-import { checkTag, checkVisible, rebaseEdits, staleError, stillVisible } from './tags';
+import { mapSnapshot, paddedRange, rebaseEdits, stillVisible } from './recovery';
+import { checkSuspects } from './suspects';
+import { checkTag, checkVisible, namedRange, staleError } from './tags';
+import { composeMaps } from './lineMap';
 import { errnoOf as errno } from '../../fs/paths';
 
 /**
@@ -36,6 +39,9 @@ export type Prepared =
       visible: number[];
       hunks: Hunk[];
       recovered: boolean;
+      /** Where each line of the tagged version went, so the tag stays usable after this edit. */
+      lineage: Lineage;
+      emptyLastRowKept: boolean;
     }
   | { kind: 'move'; target: Target; dest: ResolvedPath; snapshot: ReadSnapshot }
   /** `text`: the file's current content, for the review of the removal. */
@@ -85,7 +91,7 @@ async function readCurrent(runtime: ToolRuntime, resolved: ResolvedPath, signal:
     stat = await fsp.lstat(resolved.absolute);
   } catch (err) {
     if (errno(err) !== 'ENOENT' && errno(err) !== 'ENOTDIR') throw err;
-    throw new ToolError(`hash_edit: ${resolved.display} does not exist; hash_edit only edits existing files. Create it with write.`, 'not_found');
+    throw new ToolError(`hash_edit: ${resolved.display} does not exist; use find to locate the file (hash_edit only edits existing files; use write only when you mean to create a new file).`, 'not_found');
   }
   if (!stat.isFile()) {
     const what = stat.isDirectory() ? 'a directory' : 'not a regular file';
@@ -118,28 +124,33 @@ export async function prepareSection(target: Target, runtime: ToolRuntime, signa
   const display = resolved.display;
   const text = await readCurrent(runtime, resolved, signal);
   signal.throwIfAborted();
-  const tag = checkTag(runtime.snapshots, resolved.canonical, section, display, text);
+  const tag = checkTag(runtime.snapshots, resolved.canonical, section, display, text, runtime.root);
   const first = section.ops[0];
+  const current = parseText(text);
 
   if (first?.kind === 'MV' || first?.kind === 'REM') {
     // Whole-file ops act on content the model may not have seen, so they need the current tag.
-    if (!tag.fresh || !tag.snapshot) throw staleError(section, display, `${first.kind} needs the newest tag of the unchanged file`);
+    if (!tag.fresh || !tag.snapshot) throw staleError(section, display, `${first.kind} needs the newest tag of the unchanged file`, { start: 1, end: 1 });
     if (first.kind === 'REM') return { kind: 'remove', target, text };
     if (!target.dest) throw new Error('hash_edit: MV section without a resolved destination');
     await checkDestinationFree(target.dest, section);
     return { kind: 'move', target, dest: target.dest, snapshot: tag.snapshot };
   }
 
-  if (!tag.snapshot) throw staleError(section, display, 'that read is too old to compare against');
+  if (!tag.snapshot) {
+    const named = namedRange(section) ?? { start: 1, end: 1 };
+    throw staleError(section, display, 'that read is too old to compare against', paddedRange(named.start, named.end, current.lines.length));
+  }
   const lineOps = section.ops.filter((op): op is LineOp => op.kind !== 'MV' && op.kind !== 'REM');
   const block = blockOptionsFor(resolved.absolute);
-  const current = parseText(text);
   // Plan on what the model saw: its line numbers and visibility refer to that snapshot.
   const seenDoc = tag.fresh ? current : parseText(tag.snapshot.text);
   const seen = planEdits(lineOps, seenDoc.lines, { path: section.path, block });
   checkVisible(seen, tag.snapshot.visible, section, display);
-  const edits = tag.fresh ? seen : rebaseEdits(seen, seenDoc, current, block, section, display);
-  const previouslyVisible = tag.fresh ? tag.snapshot.visible : stillVisible(tag.snapshot, seenDoc, current);
+  checkSuspects(seen, seenDoc.lines, tag.snapshot.visible, section, resolved.canonical, runtime.snapshots);
+  const mapping = tag.fresh ? undefined : mapSnapshot(runtime.snapshots, resolved.canonical, tag.snapshot, seenDoc, current, text);
+  const edits = mapping ? rebaseEdits(seen, mapping, current, block, section, display) : seen;
+  const previouslyVisible = mapping ? stillVisible(tag.snapshot, mapping) : tag.snapshot.visible;
 
   const applied = applyEdits(current, edits);
   const newText = serializeText(applied.doc);
@@ -158,5 +169,7 @@ export async function prepareSection(target: Target, runtime: ToolRuntime, signa
     visible: mapVisible(applied, previouslyVisible),
     hunks: applied.hunks,
     recovered: !tag.fresh,
+    lineage: { tag: tag.snapshot.tag, map: mapping ? composeMaps(mapping.map, applied.oldToNew) : applied.oldToNew },
+    emptyLastRowKept: applied.emptyLastRowKept,
   };
 }

@@ -1,14 +1,14 @@
+import * as path from 'node:path';
 import { ToolError } from '../errors';
 import type { ReadSnapshot, SnapshotStore } from '../snapshots';
-import { contentTag, type TextDoc } from '../textDoc';
-import { findBlock, type BlockOptions } from './blocks';
+import { TAG_LENGTH, contentTag } from '../textDoc';
 import { opLabel, type Section } from './parser';
-import { checkOverlaps, type Edit } from './plan';
+import type { Edit, Span } from './plan';
 
 /**
  * The tag rules: a tag must have been created by this session for the file; it is applied as is
- * when it is the newest and still matches the file; an older or outdated tag is recovered only
- * when every line the ops rely on is unchanged at the same number.
+ * when it is the newest and still matches the file; an older or outdated tag goes through recovery
+ * (recovery.ts).
  */
 
 export interface TagState {
@@ -22,10 +22,17 @@ function header(section: Section): string {
   return `hash_edit: [${section.path}#${section.tag}] (input line ${section.inputLine})`;
 }
 
-export function checkTag(store: SnapshotStore, canonical: string, section: Section, display: string, currentText: string): TagState {
+export function checkTag(store: SnapshotStore, canonical: string, section: Section, display: string, currentText: string, root: string): TagState {
   if (!store.created(canonical, section.tag)) {
+    const others = store.pathsWithTag(section.tag).map((other) => relativeTo(root, other));
+    const more = others.length > 1 ? ` and ${others.length - 1} other file${others.length > 2 ? 's' : ''} with the same content` : '';
+    const owner = others.length
+      ? ` (it was produced for ${others[0]}${more}, not for this file)`
+      : section.tag.length !== TAG_LENGTH
+        ? ` (tags are six hex digits, like 3FA9C1; #${section.tag} has ${section.tag.length})`
+        : '';
     throw new ToolError(
-      `${header(section)}: tag #${section.tag} was not produced for ${display} in this session. Read the file first (read ${display}) and use the tag from its [path#TAG] header.`,
+      `${header(section)}: tag #${section.tag} was not produced for ${display} in this session${owner}. Read the file first (read ${display}) and use the tag from its own [path#TAG] header.`,
       'unknown_tag',
     );
   }
@@ -35,8 +42,22 @@ export function checkTag(store: SnapshotStore, canonical: string, section: Secti
   return { snapshot: store.find(canonical, section.tag), fresh };
 }
 
-export function staleError(section: Section, display: string, why: string): ToolError {
-  return new ToolError(`${header(section)}: the tag is stale (${why}). Re-read the file (read ${display}) and retry with the new tag and line numbers.`, 'stale_tag');
+/** A path as the model should write it: relative inside the workspace, absolute outside it. */
+function relativeTo(root: string, canonical: string): string {
+  const rel = path.relative(root, canonical);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : canonical;
+}
+
+/** `range`: the current lines that show the anchors again; a read of it gives the new tag. */
+export function staleError(section: Section, display: string, why: string, range: Span): ToolError {
+  const lines = range.start === range.end ? `line ${range.start}` : `lines ${range.start}-${range.end}`;
+  return new ToolError(`${header(section)}: the tag is stale (${why}). Re-read ${lines} (read ${display}:${range.start}-${range.end}) and retry with the new tag and line numbers.`, 'stale_tag');
+}
+
+/** The lines an op names, as written (before any planning), for a stale message without a snapshot. */
+export function namedRange(section: Section): Span | undefined {
+  const lines = section.ops.flatMap((op) => ('start' in op ? [op.start, op.end] : 'line' in op ? [op.line] : []));
+  return lines.length ? { start: Math.min(...lines), end: Math.max(...lines) } : undefined;
 }
 
 /** `3-5, 9` from sorted line numbers. */
@@ -66,38 +87,4 @@ export function checkVisible(edits: readonly Edit[], visible: ReadonlySet<number
       'unseen_line',
     );
   }
-}
-
-/**
- * Moves edits planned on the tag's snapshot onto the current file, or says why that is unsafe:
- * anchored lines must read the same at the same numbers, blocks must still end where they did.
- * INS.TAIL follows the current end of the file. Returns the edits in apply order.
- */
-export function rebaseEdits(seen: readonly Edit[], seenDoc: TextDoc, current: TextDoc, block: BlockOptions, section: Section, display: string): Edit[] {
-  const rebased = seen.map((edit): Edit => {
-    const span = edit.anchored;
-    if (span) {
-      for (let line = span.start; line <= span.end; line++) {
-        if (line > current.lines.length) throw staleError(section, display, `line ${line}, used by ${opLabel(edit.op)}, no longer exists`);
-        if (current.lines[line - 1] !== seenDoc.lines[line - 1]) throw staleError(section, display, `line ${line}, used by ${opLabel(edit.op)}, changed since that read`);
-      }
-      const op = edit.op;
-      if (op.kind === 'SWAP.BLK' || op.kind === 'DEL.BLK' || op.kind === 'INS.BLK.POST') {
-        const now = findBlock(current.lines, op.line, block);
-        if (!now.ok || now.end !== span.end) throw staleError(section, display, `the block at line ${op.line} no longer ends where it did`);
-      }
-    }
-    if (edit.op.kind === 'INS.TAIL') return { ...edit, from: current.lines.length, to: current.lines.length };
-    return edit;
-  });
-  return checkOverlaps(rebased, section.path);
-}
-
-/** Lines the model saw under the old tag that still read the same in the current file. */
-export function stillVisible(snapshot: ReadSnapshot, seenDoc: TextDoc, current: TextDoc): number[] {
-  const out: number[] = [];
-  for (const line of snapshot.visible) {
-    if (line <= current.lines.length && current.lines[line - 1] === seenDoc.lines[line - 1]) out.push(line);
-  }
-  return out;
 }

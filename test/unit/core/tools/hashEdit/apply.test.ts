@@ -53,6 +53,12 @@ describe('hash_edit apply', () => {
     assert.equal(run('a\nb', 'INS.PRE 2:\n+x'), 'a\nx\nb');
   });
 
+  it('keeps an empty last body row as a line at the end of a file without a final newline', () => {
+    assert.equal(run('a\nb', 'INS.TAIL:\n+c\n+'), 'a\nb\nc\n\n');
+    assert.equal(run('a\r\nb', 'SWAP 2:\n+'), 'a\r\n\r\n');
+    assert.equal(run('a\nb', 'INS.PRE 2:\n+'), 'a\n\nb');
+  });
+
   it('keeps a present final newline when deleting the last line', () => {
     assert.equal(run('a\nb\n', 'DEL 2'), 'a\n');
     assert.equal(run('a\nb\n', 'SWAP 2:\n+x'), 'a\nx\n');

@@ -21,6 +21,14 @@ describe('hash_edit result', () => {
     assert.deepEqual(result.metadata, { paths: ['a.txt'], files_changed: 1, ops: 3, recovered: false, truncated: false });
   });
 
+  it('says when an empty last row made a file without a final newline end with one, and shows it where read will', async () => {
+    const header = await fileWith(fx, 'n.txt', 'a\nb');
+    const result = await editOk(fx, `${header}\nINS.TAIL:\n+c\n+`);
+    assert.equal(await text(fx, 'n.txt'), 'a\nb\nc\n\n');
+    assert.match(result.content, /the body's last row is an empty line at the end of a file that had no final newline; it is kept as a line, so the file now ends with a newline/);
+    assert.match(result.content, /\n3:c\n4:$/);
+  });
+
   it('returns a tag equal to the new content tag that works for the next edit without a re-read', async () => {
     const header = await fileWith(fx, 'a.txt', 'one\r\ntwo\r\n');
     const first = await editOk(fx, `${header}\nINS.POST 1:\n+mid`);
@@ -37,7 +45,7 @@ describe('hash_edit result', () => {
     const rows = result.content.split('\n');
     assert.equal(rows.length, 1 + MAX_SHOWN_ROWS + 1);
     assert.equal(rows[MAX_SHOWN_ROWS], `${MAX_SHOWN_ROWS + 1}:line ${MAX_SHOWN_ROWS - 1}`); // new lines start at 2
-    assert.equal(rows[rows.length - 1], '… 50 more changed lines not shown; read a.txt to see them.');
+    assert.equal(rows[rows.length - 1], '… 50 more changed lines not shown; read a.txt:202-251 to see them.');
     assert.equal(result.metadata.truncated, true);
   });
 

@@ -88,6 +88,11 @@ describe('hash_edit parser', () => {
     assert.match(parseError('[a#AA]\nINS.TAIL:\n').message, /INS\.TAIL has no \+TEXT body rows/);
   });
 
+  it("names the rows under a body op that lack their '+'", () => {
+    assert.match(parseError('[a#AA]\nSWAP 1:\nfirst\n  second\nDEL 4').message, /input line 2: SWAP has no \+TEXT body rows: input lines 3-4 below it do not start with '\+'\. Write each new line as \+TEXT/);
+    assert.match(parseError('[a#AA]\nINS.POST 1:\nonly').message, /input line 3 below it does not start with '\+'/);
+  });
+
   it('ends a body at a blank line, so a later +row is an error', () => {
     assert.match(parseError('[a#AA]\nSWAP 1:\n+x\n\n+y').message, /input line 5: a \+TEXT row must directly follow/);
   });

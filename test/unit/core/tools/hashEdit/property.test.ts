@@ -82,7 +82,8 @@ function buildScript(file: FileCase, actions: { kind: number; len: number; body:
     if (range) out.push(...(range.swap ?? []));
     else if (!covered.has(line)) out.push(file.lines[g] ?? '');
   }
-  const finalNewline = n === 0 ? true : file.finalNewline;
+  // An empty last line only exists with a terminator after it, so it ends the file with a newline.
+  const finalNewline = n === 0 || file.finalNewline || out[out.length - 1] === '';
   const expected = out.length === 0 ? '' : out.join('\n') + (finalNewline ? '\n' : '');
 
   // Deterministic shuffle: line numbers refer to the tagged version, so op order must not matter.

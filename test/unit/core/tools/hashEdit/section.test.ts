@@ -46,10 +46,10 @@ describe('hash_edit validation before any write', () => {
     }
   });
 
-  it('refuses a file that does not exist and says to use write', async () => {
+  it('refuses a file that does not exist and says to find it (write only for a new file)', async () => {
     const result = await edit(fx, '[new.txt#ABCDEF]\nINS.HEAD:\n+x');
     assert.equal(result.metadata.error, 'not_found');
-    assert.match(result.content, /new\.txt does not exist; hash_edit only edits existing files\. Create it with write\./);
+    assert.match(result.content, /new\.txt does not exist; use find to locate the file \(hash_edit only edits existing files; use write only when you mean to create a new file\)\./);
     await assert.rejects(fsp.stat(abs(fx, 'new.txt')));
   });
 

@@ -22,11 +22,19 @@ describe('hash_edit tags and visibility', () => {
     assert.equal(await text(fx, 'a.txt'), 'one\ntwo\n');
   });
 
-  it("refuses another file's tag", async () => {
-    const header = await fileWith(fx, 'a.txt', 'same\n');
+  it("refuses another file's tag, naming the file the session gave it to", async () => {
+    const header = await fileWith(fx, 'dir/a.txt', 'same\n');
     await put(fx, 'b.txt', 'same\n');
-    const result = await edit(fx, `${header.replace('a.txt', 'b.txt')}\nSWAP 1:\n+x`);
+    const result = await edit(fx, `${header.replace('dir/a.txt', 'b.txt')}\nSWAP 1:\n+x`);
     assert.equal(result.metadata.error, 'unknown_tag');
+    assert.match(result.content, /was not produced for b\.txt in this session \(it was produced for dir\/a\.txt, not for this file\)\. Read the file first \(read b\.txt\)/);
+    assert.doesNotMatch(result.content, new RegExp(fx.root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  });
+
+  it('says tags are six hex digits when a header carries a shorter one', async () => {
+    await put(fx, 'a.txt', 'one\n');
+    const result = await edit(fx, '[a.txt#A1B2]\nSWAP 1:\n+x');
+    assert.match(result.content, /tags are six hex digits, like 3FA9C1; #A1B2 has 4/);
   });
 
   it('accepts the tag in lower case', async () => {
@@ -42,16 +50,16 @@ describe('hash_edit tags and visibility', () => {
     await put(fx, 'a.txt', 'one\nTWO\nthree\n');
     const result = await edit(fx, `${header}\nSWAP 2:\n+x`);
     assert.equal(result.metadata.error, 'stale_tag');
-    assert.match(result.content, /line 2, used by SWAP 2, changed since that read\)\. Re-read the file \(read a\.txt\) and retry with the new tag/);
+    assert.match(result.content, /line 2, used by SWAP 2, changed or was removed since that read\)\. Re-read lines 1-3 \(read a\.txt:1-3\) and retry with the new tag/);
     assert.equal(await text(fx, 'a.txt'), 'one\nTWO\nthree\n');
   });
 
-  it('refuses an older tag after a successful edit when its anchor moved', async () => {
+  it('follows an older tag through a successful edit that moved its anchor', async () => {
     const header = await fileWith(fx, 'a.txt', 'one\ntwo\nthree\n');
     await editOk(fx, `${header}\nINS.HEAD:\n+zero`);
-    const result = await edit(fx, `${header}\nDEL 2`);
-    assert.equal(result.metadata.error, 'stale_tag');
-    assert.equal(await text(fx, 'a.txt'), 'zero\none\ntwo\nthree\n');
+    const result = await editOk(fx, `${header}\nDEL 2`);
+    assert.equal(result.metadata.recovered, true);
+    assert.equal(await text(fx, 'a.txt'), 'zero\none\nthree\n');
   });
 
   it('recovers a stale tag when every anchored line is unchanged, and says so', async () => {
@@ -84,7 +92,7 @@ describe('hash_edit tags and visibility', () => {
     const header = await fileWith(fx, 'a.txt', 'a\nb\nc\n');
     await put(fx, 'a.txt', 'a\n');
     const result = await edit(fx, `${header}\nDEL 3`);
-    assert.match(result.content, /line 3, used by DEL 3, no longer exists/);
+    assert.match(result.content, /line 3, used by DEL 3, changed or was removed since that read\)\. Re-read line 1 \(read a\.txt:1-1\)/);
   });
 
   it('refuses a tag whose snapshot was dropped as too old', async () => {
