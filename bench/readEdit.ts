@@ -1,6 +1,7 @@
 /**
  * Measures the tools the skeleton issue names, in one run:
- *  - in-process: `read` of a 1 MiB file, and one `hash_edit` call of 100 ops on a 10,000-line file;
+ *  - in-process: `read` of a 1 MiB file, and one `hash_edit` call of 100 ops on a 10,000-line file,
+ *    with a fresh tag and with a stale one (recovered by the line diff);
  *  - whole process, as a ratio: `magi tools` (read + the 100-op hash_edit) against `git apply` of
  *    the same 100 hunks as a unified diff on the same file;
  *  - the size of the bundled extension and CLI.
@@ -73,6 +74,21 @@ async function main(): Promise<void> {
     }
     if ((await fsp.readFile(path.join(dir, 'big.ts'), 'utf8')) !== expected) throw new Error('hash_edit produced an unexpected file');
 
+    // The same edit with a stale tag: another process prepended two lines after the read, so
+    // recovery maps the tagged version onto the file by a line diff before applying.
+    const staleTimes: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      await fsp.writeFile(path.join(dir, 'big.ts'), original);
+      const read = await run('read', { paths: ALL_OF_BIG });
+      const tag = /#([0-9A-F]+)\]/.exec(read.content)?.[1] ?? '';
+      await fsp.writeFile(path.join(dir, 'big.ts'), `// one\n// two\n${original}`);
+      const start = performance.now();
+      const edit = await run('hash_edit', { input: editScript(lines, tag).input });
+      staleTimes.push(performance.now() - start);
+      if (edit.status !== 'success') throw new Error(edit.content);
+    }
+    if ((await fsp.readFile(path.join(dir, 'big.ts'), 'utf8')) !== `// one\n// two\n${expected}`) throw new Error('stale hash_edit produced an unexpected file');
+
     // Whole process: magi tools (read + hash_edit) against git apply of the same 100 hunks.
     const cli = path.join(ROOT, 'dist', 'cli.js');
     const patch = createTwoFilesPatch('a/big.ts', 'b/big.ts', original, expected, '', '', { context: 3 });
@@ -98,6 +114,7 @@ async function main(): Promise<void> {
     const report = {
       'read 1 MiB file, in-process (ms, median)': +readMs.toFixed(2),
       'hash_edit 100 ops on 10,000 lines, in-process (ms, median)': +median(editTimes).toFixed(2),
+      'hash_edit 100 ops on 10,000 lines, stale tag (2 lines prepended), in-process (ms, median)': +median(staleTimes).toFixed(2),
       'magi tools read+hash_edit, whole process (ms, median)': +median(magiTimes).toFixed(1),
       'git apply of the same 100 hunks, whole process (ms, median)': +median(gitTimes).toFixed(1),
       'ratio magi/git apply': +(median(magiTimes) / median(gitTimes)).toFixed(2),
