@@ -58,7 +58,7 @@ export const writeTool = defineTool({
         bytes: bytes.byteLength,
         created: !existing,
       });
-    });
+    }, { signal, display: () => resolved.display });
     // Outside the lock: waiting for the language service must not hold up other edits of the file.
     return withEditDiagnostics(result, runtime, [resolved.absolute], signal);
   },

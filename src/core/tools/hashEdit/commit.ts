@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import { recheckBeforeWrite } from '../../fs/containment';
 import { ToolError, messageOf } from '../errors';
 import type { ToolRuntime } from '../runtime';
+import { parseText, serializeText } from '../textDoc';
+import { paddedRange } from './recovery';
 import type { Prepared } from './section';
 
 /**
@@ -20,7 +22,13 @@ async function commitOne(item: Prepared, runtime: ToolRuntime, signal: AbortSign
   const source = item.target.resolved;
   switch (item.kind) {
     case 'edit':
-      await runtime.files.writeFile(source.absolute, item.bytes, { beforeCommit: () => recheckBeforeWrite('hash_edit', source), signal });
+      await runtime.files.writeFile(source.absolute, item.bytes, {
+        beforeCommit: async () => {
+          await recheckBeforeWrite('hash_edit', source);
+          await unchangedSinceRead(item, runtime, signal);
+        },
+        signal,
+      });
       runtime.snapshots.record(source.canonical, item.newTag, item.newText, item.visible, item.lineage);
       return;
     case 'move': {
@@ -43,6 +51,25 @@ async function commitOne(item: Prepared, runtime: ToolRuntime, signal: AbortSign
       runtime.snapshots.forget(source.canonical);
       return;
   }
+}
+
+/**
+ * The edit was computed from the file as it was read under the lock; a writer that does not take
+ * Magi's locks (an editor, git, a build) may have changed it since, and replacing the file now would
+ * silently drop that change.
+ */
+async function unchangedSinceRead(item: Extract<Prepared, { kind: 'edit' }>, runtime: ToolRuntime, signal: AbortSignal): Promise<void> {
+  const now = await runtime.files.readFile(item.target.resolved.absolute, signal);
+  if (Buffer.from(serializeText(item.before), 'utf8').equals(now)) return;
+  const display = item.target.resolved.display;
+  const lines = parseText(Buffer.from(now).toString('utf8')).lines.length;
+  const first = Math.min(...item.hunks.map((h) => h.oldStart));
+  const last = Math.max(...item.hunks.map((h) => h.oldStart + Math.max(0, h.oldCount - 1)));
+  const range = paddedRange(first, last, lines);
+  throw new ToolError(
+    `hash_edit: ${display} changed while the edit was being made (another program wrote it); nothing was written. Re-read it (read ${display}:${range.start}-${range.end}) and retry with the new tag.`,
+    'stale_tag',
+  );
 }
 
 /**

@@ -30,7 +30,9 @@ export const hashEditTool = defineTool({
   async execute(args, ctx) {
     const sections = parseInput(args.input);
     const targets = await resolveTargets(sections, ctx.runtime);
-    const keys = targets.flatMap((t) => (t.dest ? [t.resolved.canonical, t.dest.canonical] : [t.resolved.canonical]));
+    const places = targets.flatMap((t) => (t.dest ? [t.resolved, t.dest] : [t.resolved]));
+    const keys = places.map((p) => p.canonical);
+    const display = (key: string): string => places.find((p) => p.canonical === key)?.display ?? key;
     const prepared: Prepared[] = [];
     const result = await ctx.runtime.locks.withLocks(keys, async () => {
       for (const target of targets) {
@@ -41,7 +43,7 @@ export const hashEditTool = defineTool({
       await requireApproval(ctx.runtime, proposalOf(prepared), ctx.signal);
       await commitAll(prepared, ctx.runtime, ctx.signal);
       return formatResult(prepared);
-    });
+    }, { signal: ctx.signal, display });
     // Outside the locks: waiting for the language service must not hold up other edits.
     return withEditDiagnostics(result, ctx.runtime, editedPaths(prepared), ctx.signal);
   },

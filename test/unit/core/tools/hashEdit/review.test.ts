@@ -70,4 +70,13 @@ describe('hash_edit with a reviewer', () => {
     assert.equal(result.status, 'error');
     assert.deepEqual(review.proposals, []);
   });
+
+  it('refuses as stale, writing nothing, when another program changed the file during the review', async () => {
+    const a = await fileWith(fx, 'a.txt', 'one\ntwo\nthree\n');
+    await withReview('accept', () => fsp.writeFile(abs(fx, 'a.txt'), 'one\ntwo\nthree\nadded by an editor\n'));
+    const result = await run(`${a}\nSWAP 2:\n+TWO`);
+    assert.equal(result.metadata.error, 'stale_tag');
+    assert.match(result.content, /^hash_edit: a\.txt changed while the edit was being made \(another program wrote it\); nothing was written\. Re-read it \(read a\.txt:1-4\)/);
+    assert.equal(await fsp.readFile(abs(fx, 'a.txt'), 'utf8'), 'one\ntwo\nthree\nadded by an editor\n');
+  });
 });
