@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { recordInflight } from './inflight';
 
 /**
  * Every file read and write of the tools goes through this port. The core's Node implementation
@@ -26,8 +27,14 @@ export interface WriteOptions {
   signal?: AbortSignal;
 }
 
-/** Plain Node implementation: temp file in the target's folder, fsync, rename over the target. */
+/**
+ * Plain Node implementation: temp file in the target's folder, fsync, rename over the target. The
+ * temp file is journaled while in flight (inflight.ts) so a killed process's leftovers are swept.
+ */
 export class NodeFilePort implements FilePort {
+  /** `stateDir`: where the in-flight journal lives (tests use their own). */
+  constructor(private readonly stateDir?: string) {}
+
   async readFile(absPath: string, signal?: AbortSignal): Promise<Uint8Array> {
     return fsp.readFile(absPath, signal ? { signal } : {});
   }
@@ -36,6 +43,15 @@ export class NodeFilePort implements FilePort {
     const dir = path.dirname(absPath);
     const temp = path.join(dir, `.${path.basename(absPath)}.magi-${randomBytes(6).toString('hex')}.tmp`);
     const mode = await existingMode(absPath);
+    const forget = await recordInflight(temp, this.stateDir);
+    try {
+      await this.stageAndRename(temp, absPath, data, mode, options);
+    } finally {
+      await forget();
+    }
+  }
+
+  private async stageAndRename(temp: string, absPath: string, data: Uint8Array, mode: number | undefined, options: WriteOptions): Promise<void> {
     const handle = await fsp.open(temp, 'wx', mode ?? 0o666);
     try {
       try {

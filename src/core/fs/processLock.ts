@@ -34,7 +34,8 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** A lock file still without a readable owner after this long was left half-written. */
 const UNREADABLE_GRACE_MS = 5_000;
 
-export function defaultLockDir(): string {
+/** This user's folder for Magi's cross-process state on this machine (locks, in-flight temp files). */
+export function userStateDir(): string {
   const user = typeof process.getuid === 'function' ? String(process.getuid()) : os.userInfo().username;
   return path.join(os.tmpdir(), `magi-locks-${user}`);
 }
@@ -51,7 +52,9 @@ function parseOwner(text: string): Owner | undefined {
   return Number.isSafeInteger(value) && value > 0 && host && token ? { pid: value, host, token } : undefined;
 }
 
-function alive(pid: number): boolean {
+/** Whether process `pid` of `host` may still be running (a process on another host is assumed to be). */
+export function ownerAlive(pid: number, host: string): boolean {
+  if (host !== os.hostname()) return true;
   try {
     process.kill(pid, 0);
     return true;
@@ -72,7 +75,7 @@ async function readText(file: string): Promise<string | undefined> {
 
 /** Takes `key`'s lock, waiting (with backoff) while a live process holds it. */
 export async function acquireProcessLock(key: string, options: ProcessLockOptions = {}): Promise<ProcessLock> {
-  const dir = options.dir ?? defaultLockDir();
+  const dir = options.dir ?? userStateDir();
   await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, `${createHash('sha256').update(key).digest('hex').slice(0, 40)}.lock`);
   const token = randomBytes(12).toString('hex');
@@ -85,7 +88,7 @@ export async function acquireProcessLock(key: string, options: ProcessLockOption
     const text = await readText(file);
     if (text === undefined) continue;
     const owner = parseOwner(text);
-    const gone = owner ? owner.host === os.hostname() && !alive(owner.pid) : Date.now() - (await mtimeOf(file)) > UNREADABLE_GRACE_MS;
+    const gone = owner ? !ownerAlive(owner.pid, owner.host) : Date.now() - (await mtimeOf(file)) > UNREADABLE_GRACE_MS;
     if (gone) {
       await takeOver(file, text, token);
       continue;

@@ -2,6 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { Settings } from '../settings';
 import { NodeFilePort, type FilePort } from '../fs/filePort';
+import { sweepInflight } from '../fs/inflight';
 import { resolveToolPath, type PathPurpose, type ResolvedPath } from '../fs/containment';
 import { MutationLocks } from './locks';
 import type { SkillSource } from './skillSource';
@@ -111,6 +112,8 @@ export class ToolRuntime {
   static async create(options: ToolRuntimeOptions): Promise<ToolRuntime> {
     const root = await fsp.realpath(options.root);
     if (!(await fsp.stat(root)).isDirectory()) throw new Error(`workspace root ${options.root} is not a directory`);
+    // Temp files of writes that a killed Magi process left in flight (here or in any workspace).
+    await sweepInflight();
     const browser = new BrowserSession();
     if (options.signal) browser.closeOnAbort(options.signal);
     return new ToolRuntime({
