@@ -2,8 +2,9 @@
  * Discovery benchmarks of issue 3, side by side in one run, on two trees: the generated
  * 100,000-file tree (bench/tree.ts) and this project's node_modules.
  *  - in process, as the extension host runs them (warm runtime, modules loaded): a walk with an
- *    empty listing cache and with a warm one, grep for a common literal, a regex and a rare
- *    string, find cold and warm;
+ *    empty listing cache and with a warm one, the empty-cache walk also without the git index
+ *    (the rules alone, as before the walker read it) and the index read on its own, grep for a
+ *    common literal, a regex and a rare string, find cold and warm;
  *  - whole process, as a script runs them: `magi files` and `magi tool grep`;
  *  - the references: ripgrep (`rg --files`, `rg -n`) and fd (`fdfind --type f`), whole process.
  * Every figure is a median; ratios are against ripgrep's whole-process time for the same work.
@@ -15,6 +16,10 @@ import { createGrepTool } from '../src/core/tools/grep';
 import { ToolRegistry } from '../src/core/tools/registry';
 import { dispatchTool } from '../src/core/tools/dispatch';
 import { ToolRuntime } from '../src/core/tools/runtime';
+import { findRepo } from '../src/core/workspace/gitConfig';
+import { readIndex } from '../src/core/workspace/gitIndex';
+import { ListingCache } from '../src/core/workspace/listingCache';
+import { walkWorkspace } from '../src/core/workspace/walker';
 import { median, processTime as processTimeOf, timed } from './measure';
 import { generatedTree } from './tree';
 
@@ -63,15 +68,24 @@ async function benchTree(tree: TreeCase): Promise<Record<string, number | string
   if (!walked.facts.scan_complete) throw new Error(`the walk of ${tree.name} was cut: ${JSON.stringify(walked.facts)}`);
   await grep(warm, tree.rare);
 
+  const withoutIndex = await walkWorkspace({ root: tree.dir, dir: tree.dir, environment: warm.walkEnvironment, ...WALK_LIMITS, gitIndex: false }, new ListingCache());
+  const repo = findRepo(tree.dir, new ListingCache());
   const walkCold: number[] = [];
+  const walkColdNoIndex: number[] = [];
+  const indexRead: number[] = [];
   const walkWarm: number[] = [];
   const findCold: number[] = [];
   const findWarm: number[] = [];
   const grepTimes: Record<string, number[]> = { literal: [], regex: [], rare: [] };
   for (let i = 0; i < RUNS; i++) {
     const fresh = await ToolRuntime.create({ root: tree.dir });
+    // With and without the index, each with an empty cache, taking turns at going first.
+    const noIndex = () => walkWorkspace({ root: tree.dir, dir: tree.dir, environment: fresh.walkEnvironment, ...WALK_LIMITS, gitIndex: false }, new ListingCache());
+    if (i % 2 === 1) walkColdNoIndex.push(await elapsed(noIndex));
     walkCold.push(await elapsed(() => fresh.walk(tree.dir, undefined, WALK_LIMITS)));
+    if (i % 2 === 0) walkColdNoIndex.push(await elapsed(noIndex));
     walkWarm.push(await elapsed(() => fresh.walk(tree.dir, undefined, WALK_LIMITS)));
+    if (repo) indexRead.push(await elapsed(async () => readIndex(repo, new ListingCache())));
     const forFind = await ToolRuntime.create({ root: tree.dir });
     findCold.push(await elapsed(() => find(forFind)));
     findWarm.push(await elapsed(() => find(forFind)));
@@ -105,7 +119,10 @@ async function benchTree(tree: TreeCase): Promise<Record<string, number | string
     files,
     'rg --files (ms)': ms(rgFiles),
     'fdfind --type f (ms)': ms(fdFiles),
+    'files without the git index (the rules alone)': withoutIndex.files.length,
     'walk, in process, empty cache (ms / × rg --files)': `${ms(median(walkCold))} / ${ratio(median(walkCold), rgFiles)}×`,
+    'walk, in process, empty cache, without the git index (ms / with it ÷ without)': `${ms(median(walkColdNoIndex))} / ${ratio(median(walkCold), median(walkColdNoIndex))}×`,
+    'git index read and parsed alone (ms)': repo ? ms(median(indexRead)) : 'no repository',
     'walk, in process, warm cache (ms / × rg --files)': `${ms(median(walkWarm))} / ${ratio(median(walkWarm), rgFiles)}×`,
     'magi files, whole process (ms / × rg --files / × fdfind)': `${ms(magiFiles)} / ${ratio(magiFiles, rgFiles)}× / ${ratio(magiFiles, fdFiles)}×`,
     ...Object.fromEntries(

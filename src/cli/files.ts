@@ -13,7 +13,9 @@ function write(text: string): Promise<void> {
 
 /**
  * `magi files`: the walker's file list for --cwd, one root-relative path a line in byte order —
- * this project's `rg --files`. An incomplete scan still prints what it saw and says why on stderr.
+ * this project's `rg --files`, plus the tracked files an ignore rule matches (as git lists them).
+ * An incomplete scan still prints what it saw and says why on stderr, as does a git index that
+ * could not be used.
  */
 export async function runFiles(positionals: string[], options: CommonOptions, signal: AbortSignal): Promise<void> {
   if (positionals.length) throw new UsageError(`files: unexpected arguments: ${positionals.join(' ')}`);
@@ -30,6 +32,7 @@ export async function runFiles(positionals: string[], options: CommonOptions, si
   });
   const walk = await runtime.walk(runtime.root, signal, { maxEntries: options.maxEntries });
   if (walk.files.length) await write(walk.files.join('\n') + '\n');
+  for (const warning of walk.warnings) process.stderr.write(`magi files: ${warning}\n`);
   const facts = walk.facts;
   if (!facts.scan_complete) {
     const why = [

@@ -9,6 +9,8 @@ export interface GitRepo {
   worktree: string;
   /** Where info/exclude and config live (a linked worktree's common directory). */
   commonDir: string;
+  /** This worktree's own git directory, which holds its index (`.git`, or where a `.git` file points). */
+  gitDir: string;
 }
 
 /** The value of a quoted-or-bare git config value, from just after `=`; returns it and where it ended. */
@@ -113,7 +115,7 @@ export function findRepo(start: string, cache: ListingCache): GitRepo | undefine
         gitDir = path.resolve(dir, line.slice('gitdir:'.length).trim());
       }
       const common = firstLine(cache, path.join(gitDir, 'commondir'));
-      return { worktree: dir, commonDir: common ? path.resolve(gitDir, common) : gitDir };
+      return { worktree: dir, commonDir: common ? path.resolve(gitDir, common) : gitDir, gitDir };
     }
     if (path.dirname(dir) === dir) return undefined;
   }
@@ -136,4 +138,14 @@ export function globalExcludesFile(environment: WalkEnvironment, repo: GitRepo |
     if (found) value = found;
   }
   return value ? expandPath(value, home, repo?.worktree ?? base) : path.join(xdg, 'git', 'ignore');
+}
+
+/**
+ * Bytes of an object name in the repository: 32 when `extensions.objectFormat` is sha256, 20 for
+ * sha1 (the default); undefined for a format git does not have.
+ */
+export function objectNameBytes(repo: GitRepo, cache: ListingCache): number | undefined {
+  const format = cache.derived(path.join(repo.commonDir, 'config'), MAX_CONFIG_FILE_BYTES, (text) => configValue(text, 'extensions', 'objectformat') ?? null);
+  const name = format ?? 'sha1';
+  return name === 'sha1' ? 20 : name === 'sha256' ? 32 : undefined;
 }

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { findRepo, globalExcludesFile } from './gitConfig';
+import { readIndex, type GitIndex } from './gitIndex';
 import type { Layer, RuleSet } from './ignoreRules';
 import { DIR, FILE, SYMLINK, childPath, type Listing, type ListingCache } from './listingCache';
 import { compareEntry } from './pathOrder';
@@ -30,6 +31,12 @@ export interface WalkContext {
   agents: string[];
   /** Folders and rule or configuration files that could not be read; counted on during the walk. */
   errors: number;
+  /** The tracked paths of the repository's git index, when there is one the walk can use. */
+  index: GitIndex | undefined;
+  /** Turns a base-relative path into the worktree-relative path the index holds: '' or `sub/dir/`. */
+  indexPrefix: string;
+  /** Why the index could not be used (see WalkResult.warnings). */
+  warnings: string[];
 }
 
 /** Index of a non-directory entry in a sorted listing, or -1. */
@@ -93,7 +100,7 @@ function tolerate<T>(ctx: { errors: number }, read: () => T): T | undefined {
  * between the repository's top and the base (when the workspace is inside a larger repository),
  * and those between the base and `dir`, with the AGENTS.md files found on the way.
  */
-export function prepareWalk(root: string, dir: string, cache: ListingCache, environment: WalkEnvironment): WalkContext {
+export function prepareWalk(root: string, dir: string, cache: ListingCache, environment: WalkEnvironment, useIndex = true): WalkContext {
   const insideRoot = isWithin(root, dir);
   const base = insideRoot ? root : dir;
   const problems = { errors: 0 };
@@ -128,9 +135,15 @@ export function prepareWalk(root: string, dir: string, cache: ListingCache, envi
   let layers: readonly Layer[] = [...above, ...global];
   const excluded = new Set(p4.excluded);
   const visible = p4.excluded.filter((name) => !name.startsWith('.'));
-  let key = `${base}\0${[...excluded].join('/')}\0${layers.map((l) => l.rules.id).join(',')}`;
+  const tracked = repo && useIndex ? readIndex(repo, cache) : { index: undefined, warning: undefined };
+  // A view depends on the index too: the key names it (unchanged paths keep the same index and id).
+  let key = `${base}\0${[...excluded].join('/')}\0${layers.map((l) => l.rules.id).join(',')}\0${tracked.index?.id ?? ''}`;
 
-  const ctx: WalkContext = { base, insideRoot, displayPrefix: insideRoot ? '' : base.endsWith(path.sep) ? base : base + path.sep, ruleNames, excluded, visibleExcluded: visible.length ? new Set(visible) : undefined, dirRel: toSlashes(path.relative(base, dir)), layers, key, agents: [], errors: problems.errors };
+  const ctx: WalkContext = {
+    base, insideRoot, displayPrefix: insideRoot ? '' : base.endsWith(path.sep) ? base : base + path.sep, ruleNames, excluded,
+    visibleExcluded: visible.length ? new Set(visible) : undefined, dirRel: toSlashes(path.relative(base, dir)), layers, key, agents: [], errors: problems.errors,
+    index: tracked.index, indexPrefix: repoPrefix, warnings: tracked.warning === undefined ? [] : [tracked.warning],
+  };
   if (ctx.dirRel === '') return ctx;
 
   // The folders from the base down to dir's parent: their rules apply to dir's entries.

@@ -17,6 +17,11 @@ export interface ListingView {
   kept: number[];
   /** Their paths relative to the walk base, with `/`. */
   rels: string[];
+  /**
+   * Per kept entry, 1 for a folder that an ignore rule excludes but that holds tracked files: it is
+   * entered for those alone. Undefined when there is none (the usual case).
+   */
+  trackedOnly: Uint8Array | undefined;
   specials: number;
 }
 
@@ -115,15 +120,34 @@ function readBounded(file: string, limit: number): string {
   }
 }
 
+/** A whole file, or null when it is larger than `limit` (then nothing is read). */
+function readWhole(file: string, limit: number): Buffer | null {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (size > limit) return null;
+    const buffer = Buffer.allocUnsafe(size);
+    let filled = 0;
+    while (filled < size) {
+      const n = fs.readSync(fd, buffer, filled, size - filled, filled);
+      if (n === 0) break; // cut while read: what was read is what there is
+      filled += n;
+    }
+    return buffer.subarray(0, filled);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /**
  * The `fs_cache` of the seeds: directory listings keyed by path and checked on every use against
  * the directory's mtime (and inode), with a TTL; never file bytes. A listing is trusted while the
  * directory's mtime is older than the moment its read began (by `racyMs`, so that a change in the
  * same timestamp tick is never missed, as git treats "racily clean" entries): no stat is needed
  * when a listing is first read, and a warm walk needs one `stat` per directory and reads nothing.
- * It also keeps the parsed rules of ignore files and the few values read from git and Perforce
- * configuration files, keyed by each file's mtime, size and inode. One per ToolRuntime, shared by
- * every tool of the session.
+ * It also keeps the parsed rules of ignore files, the tracked paths of the git index and the few
+ * values read from git and Perforce configuration files, keyed by each file's mtime, size and
+ * inode. One per ToolRuntime, shared by every tool of the session.
  */
 export class ListingCache {
   private readonly listings = new Map<string, Cached<Listing>>();
@@ -211,16 +235,32 @@ export class ListingCache {
    * file changed; undefined when the file does not exist or is not a regular file.
    */
   derived<T>(file: string, limit: number, derive: (text: string, file: string) => T): T | undefined {
+    return this.derivedFrom(file, () => derive(readBounded(file, limit), file));
+  }
+
+  /**
+   * The same for a binary file read whole (the git index): `derive` gets its bytes, or null when
+   * it is larger than `limit`, which is then not read at all.
+   */
+  derivedBytes<T>(file: string, limit: number, derive: (bytes: Buffer | null, file: string) => T): T | undefined {
+    return this.derivedFrom(file, () => derive(readWhole(file, limit), file));
+  }
+
+  private derivedFrom<T>(file: string, compute: () => T): T | undefined {
     const readAt = this.now();
     const stat = statIfExists(file);
     if (!stat?.isFile()) return undefined;
     const cached = this.files.get(file) as Cached<T> | undefined;
     const s = cached?.stamp;
     if (cached && s && s.ino === stat.ino && s.size === stat.size && s.mtimeMs === stat.mtimeMs && this.unchangedSince(s, stat)) return cached.value;
-    const text = readBounded(file, limit);
-    const value = derive(text, file);
+    const value = compute();
     this.files.set(file, { stamp: { ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size, readAt }, value });
     return value;
+  }
+
+  /** The value last derived from `file`, valid or not (so that an unchanged result can keep its identity). */
+  previous(file: string): unknown {
+    return this.files.get(file)?.value;
   }
 
   /**
@@ -228,7 +268,7 @@ export class ListingCache {
    * text keeps the same RuleSet (and id), so a touched but identical file keeps the cached views.
    */
   rules(file: string): RuleSet | undefined {
-    const previous = this.files.get(file)?.value;
+    const previous = this.previous(file);
     const rules = this.derived(file, MAX_RULE_FILE_BYTES, (text, source) =>
       previous instanceof RuleSet && previous.text === text ? previous : new RuleSet(source, text));
     return rules && !rules.empty ? rules : undefined;

@@ -10,7 +10,11 @@ export interface ShallowEntry {
   kind: number;
   /** The name starts with a dot; the walker skips it. */
   hidden: boolean;
-  /** An ignore rule (or a Perforce exclusion) applies to it; the walker skips it. */
+  /**
+   * An ignore rule (or a Perforce exclusion) applies to it; the walker skips it. A file the git
+   * index tracks is never ignored, as in git; a folder keeps its rule's verdict even when it holds
+   * tracked files (the walker enters it for those alone).
+   */
   ignored: boolean;
 }
 
@@ -28,7 +32,8 @@ export function shallowListing(root: string, dir: string, cache: ListingCache, e
   listing.names.forEach((name, i) => {
     if (name === '.git') return;
     const kind = listing.kinds[i] as number;
-    const ignored = ctx.excluded.has(name) || ignoredBy(layers, relPrefix + name, name, kind === DIR);
+    const rel = relPrefix + name;
+    const ignored = ctx.excluded.has(name) || (ignoredBy(layers, rel, name, kind === DIR) && !(kind !== DIR && ctx.index?.has(ctx.indexPrefix + rel)));
     entries.push({ name, kind, hidden: name.startsWith('.'), ignored });
   });
   return entries;

@@ -22,6 +22,12 @@ export interface WalkRequest {
   timeoutMs?: number;
   /** Home, environment variables and platform for git's and Perforce's user files; defaults to this process's. */
   environment?: WalkEnvironment;
+  /**
+   * Whether tracked files come out whatever the ignore rules say, read from the repository's git
+   * index (default true). False walks with the ignore rules alone, as when there is no index
+   * (benchmarks compare the two).
+   */
+  gitIndex?: boolean;
 }
 
 /**
@@ -50,13 +56,15 @@ export interface WalkFacts {
 
 export interface WalkResult {
   /**
-   * Files not ignored, as display paths: root-relative with `/` when `dir` is inside the root,
+   * Files not ignored — and tracked files even when an ignore rule matches them, as git lists
+   * them (read from the git index; a tracked file missing from the disk is not listed) — as
+   * display paths: root-relative with `/` when `dir` is inside the root,
    * absolute when it is outside. Symlinks are listed as files (as git lists them) and never
    * followed. Order: byte order of the whole path (a depth-first walk whose children sort with a
    * directory `d` keyed as `d/`, which is what makes the two agree).
    */
   files: string[];
-  /** Directories not ignored (the walked directory itself excluded), same form, no trailing `/`. */
+  /** Directories not ignored or holding tracked files (the walked directory itself excluded), same form, no trailing `/`. */
   dirs: string[];
   /** Absolute paths of the AGENTS.md files that apply: in `dir`, its ancestors up to the root, and below it. */
   agents: string[];
@@ -65,4 +73,11 @@ export interface WalkResult {
   /** FIFOs, sockets and devices left out of `files` (git lists none of them); grep reports them as skipped. */
   specials: number;
   facts: WalkFacts;
+  /**
+   * Why the list may differ from git's although the scan is complete, each a sentence that says
+   * what to do: the repository's git index exists but could not be used (a split or sparse index,
+   * an unreadable, oversized or corrupt one), so tracked files that an ignore rule matches are
+   * missing. Empty when there is nothing to say.
+   */
+  warnings: string[];
 }

@@ -46,6 +46,25 @@ describe('magi files', function () {
     assert.match(stderr, /^magi files: incomplete scan after 3 entries: the entry limit was reached \(3 entries seen but not visited; raise --max-entries\)\n$/);
   });
 
+  it('lists a tracked file an ignore rule matches, as git does (issue 16: `git add tracked/committed && echo tracked > .gitignore`), and says on stderr when the index cannot be used', async function () {
+    if (!gitAvailable()) this.skip();
+    const environment = isolatedEnvironment(home);
+    await writeTree(root, { 'tracked/committed': 'x', 'tracked/untracked': 'y' });
+    git(root, ['init', '-q'], environment);
+    git(root, ['add', 'tracked/committed'], environment);
+    await fsp.appendFile(path.join(root, '.gitignore'), 'tracked\n');
+    const listed = await magi(['files', '--cwd', root], home);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.equal(listed.stdout, 'README.md\ndocs/ü.md\nsrc/a.ts\nsrc/b c.ts\nsub/keep.log\ntracked/committed\n');
+    assert.deepEqual(listed.stdout.trimEnd().split('\n'), gitFiles(root, environment));
+    assert.equal(listed.stderr, '');
+    git(root, ['update-index', '--split-index'], environment);
+    const split = await magi(['files', '--cwd', root], home);
+    assert.equal(split.code, 0);
+    assert.ok(!split.stdout.includes('tracked/committed'));
+    assert.match(split.stderr, /^magi files: git index .*index: it is a split index .*`git update-index --no-split-index`.*not listed\.\n$/);
+  });
+
   it('rejects stray arguments and bad options with the usage', async () => {
     for (const args of [['files', 'extra'], ['files', '--max-entries', '0'], ['files', '--max-entries', 'x'], ['files', '--json'], ['files', '--cwd', path.join(base, 'none')]]) {
       const { code, stderr } = await magi(args, home);

@@ -7,5 +7,5 @@ Arguments: {"query": "lib", "kind": "mixed", "path": "src", "limit": 20, "offset
 - path: an existing folder to search in (default: the workspace root); relative paths stay inside the root.
 - limit: default 50, at most 200 (larger values are capped to 200); offset: skip that many ranked results, to page.
 Ranking: the exact name first, then the name without its extension, name prefix, name substring, scattered letters in the name, and last matches in the folder part only; shorter paths win ties.
-Output: one path per line, relative to the workspace root (absolute for a folder outside it). Gitignored, hidden and .git entries are never listed.
+Output: one path per line, relative to the workspace root (absolute for a folder outside it). Hidden and .git entries are never listed, ignored ones (.gitignore, .ignore) only when git tracks them.
 Each call scans at most 100,000 entries for at most 10 seconds. A partial scan (scan_complete false) ranks only the entries it saw and total_matched is then a lower bound: narrow path. On a complete scan, has_more says whether offset+limit reaches further.`;

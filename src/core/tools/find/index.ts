@@ -90,6 +90,7 @@ export function searchWalk(walk: WalkResult, args: FindArgs, cache: FindIndexCac
     notes.push(`[partial scan: ${stopReason(facts)}, so only the matches among the entries seen are ranked and total_matched (${page.total}) is a lower bound; paging does not scan further. Narrow path to a smaller folder.]`);
   }
   if (facts.walk_errors > 0) notes.push(`[${count(facts.walk_errors, 'entry', 'entries')} could not be read (permission denied or vanished); their contents are not searched]`);
+  for (const warning of walk.warnings) notes.push(`[${warning}]`);
 
   const metadata: ToolMetadata = {
     path: where,
@@ -109,6 +110,7 @@ export function searchWalk(walk: WalkResult, args: FindArgs, cache: FindIndexCac
     walk_entries_omitted: facts.walk_entries_omitted,
   };
   if (args.limit > MAX_LIMIT) metadata.limit_capped = true;
+  if (walk.warnings.length > 0) metadata.walk_warnings = walk.warnings;
   return success([...lines, ...notes].join('\n'), metadata);
 }
 

@@ -48,15 +48,15 @@ describe('git configuration, read without git', () => {
         'wt/.git': 'gitdir: ../main/.git/worktrees/wt\n', 'main/.git/worktrees/wt/commondir': '../..\n',
       });
       const cache = new ListingCache();
-      assert.deepEqual(findRepo(path.join(dir, 'main', 'a', 'b'), cache), { worktree: path.join(dir, 'main'), commonDir: path.join(dir, 'main', '.git') });
-      assert.deepEqual(findRepo(path.join(dir, 'wt'), cache), { worktree: path.join(dir, 'wt'), commonDir: path.join(dir, 'main', '.git') });
+      assert.deepEqual(findRepo(path.join(dir, 'main', 'a', 'b'), cache), { worktree: path.join(dir, 'main'), commonDir: path.join(dir, 'main', '.git'), gitDir: path.join(dir, 'main', '.git') });
+      assert.deepEqual(findRepo(path.join(dir, 'wt'), cache), { worktree: path.join(dir, 'wt'), commonDir: path.join(dir, 'main', '.git'), gitDir: path.join(dir, 'main', '.git', 'worktrees', 'wt') });
     });
 
     it('globalExcludesFile: repository config over ~/.gitconfig over the XDG config, else the XDG default', async () => {
       const home = path.join(dir, 'home');
       const env = isolatedEnvironment(home, { XDG_CONFIG_HOME: path.join(dir, 'xdg') });
       const cache = new ListingCache({ racyMs: 0 });
-      const repo = { worktree: path.join(dir, 'repo'), commonDir: path.join(dir, 'repo', '.git') };
+      const repo = { worktree: path.join(dir, 'repo'), commonDir: path.join(dir, 'repo', '.git'), gitDir: path.join(dir, 'repo', '.git') };
       assert.equal(globalExcludesFile(env, repo, repo.worktree, cache), path.join(dir, 'xdg', 'git', 'ignore'));
       assert.equal(globalExcludesFile(isolatedEnvironment(home), undefined, dir, cache), path.join(home, '.config', 'git', 'ignore'));
       await writeTree(dir, { 'xdg/git/config': '[core]\nexcludesfile = /from-xdg\n' });

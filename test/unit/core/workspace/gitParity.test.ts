@@ -14,6 +14,53 @@ async function walkerFiles(root: string, environment: WalkEnvironment): Promise<
   return result.files;
 }
 
+const names = ['a', 'b', 'c.txt', 'd.log', 'e f', 'x.tmp'];
+const segment = fc.constantFrom(...names);
+const pattern = fc.oneof(
+  fc.constantFrom('*.log', '*.txt', 'b', 'b/', '/a', 'a/b', '**/c.txt', 'e*', '!*.txt', '!b/', '!a', 'x.*', '/b/', 'a/**', '!d.log', '*', '!c.txt', '[ab]', '?/'),
+  fc.constantFrom('a/*.txt', '/a/b/', '*/b', 'b/c.txt', '!a/b', '!/a/b/c.txt', 'a/**/d.log', '/e f/a', 'b/a/', '!*/c.txt'),
+  segment,
+  segment.map((s) => '!' + s),
+);
+const ignoreFile = fc.array(pattern, { maxLength: 4 }).map((lines) => lines.join('\n') + '\n');
+/** Up to 12 file paths of up to 3 segments, and up to 3 `.gitignore` files placed in folders that may exist. */
+const randomFiles = fc.uniqueArray(fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('/')), { minLength: 1, maxLength: 12 });
+const randomTree = fc.record({
+  files: randomFiles,
+  ignores: fc.array(fc.tuple(fc.array(segment, { maxLength: 2 }).map((parts) => parts.join('/')), ignoreFile), { maxLength: 3 }),
+});
+
+/** Writes the `.gitignore` files whose folder exists. */
+async function writeIgnores(dir: string, ignores: readonly (readonly [string, string])[]): Promise<void> {
+  for (const [folder, text] of ignores) {
+    const at = path.join(dir, folder);
+    if (!(await fsp.stat(at).then((s) => s.isDirectory(), () => false))) continue;
+    await fsp.writeFile(path.join(at, '.gitignore'), text);
+  }
+}
+
+/** A fresh repository at `dir` with the files (a path that is a file in one entry and a folder in another: the first wins) and rules; returns the files made. */
+async function materialize(dir: string, environment: WalkEnvironment, files: readonly string[], ignores: readonly (readonly [string, string])[]): Promise<string[]> {
+  await fsp.mkdir(dir);
+  git(dir, ['init', '-q'], environment);
+  const made: string[] = [];
+  for (const file of files) {
+    const abs = path.join(dir, file);
+    try {
+      await fsp.mkdir(path.dirname(abs), { recursive: true });
+      await fsp.writeFile(abs, '', { flag: 'wx' });
+      made.push(file);
+    } catch (err) {
+      if (!['EEXIST', 'ENOTDIR', 'EISDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
+    }
+  }
+  // A file written first may have become a folder's name later: keep the ones that are files.
+  const kept: string[] = [];
+  for (const file of made) if (await fsp.lstat(path.join(dir, file)).then((s) => s.isFile(), () => false)) kept.push(file);
+  await writeIgnores(dir, ignores);
+  return kept;
+}
+
 describe('workspace walker against git ls-files --cached --others --exclude-standard', function () {
   this.timeout(120_000);
   let base: string;
@@ -109,43 +156,48 @@ describe('workspace walker against git ls-files --cached --others --exclude-stan
   }
 
   it('random trees and random patterns (property)', async () => {
-    const names = ['a', 'b', 'c.txt', 'd.log', 'e f', 'x.tmp'];
-    const segment = fc.constantFrom(...names);
-    const pattern = fc.oneof(
-      fc.constantFrom('*.log', '*.txt', 'b', 'b/', '/a', 'a/b', '**/c.txt', 'e*', '!*.txt', '!b/', '!a', 'x.*', '/b/', 'a/**', '!d.log', '*', '!c.txt', '[ab]', '?/'),
-      fc.constantFrom('a/*.txt', '/a/b/', '*/b', 'b/c.txt', '!a/b', '!/a/b/c.txt', 'a/**/d.log', '/e f/a', 'b/a/', '!*/c.txt'),
-      segment,
-      segment.map((s) => '!' + s),
-    );
-    const ignoreFile = fc.array(pattern, { maxLength: 4 }).map((lines) => lines.join('\n') + '\n');
-    const tree = fc.record({
-      files: fc.uniqueArray(fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('/')), { minLength: 1, maxLength: 12 }),
-      ignores: fc.array(fc.tuple(fc.array(segment, { maxLength: 2 }).map((parts) => parts.join('/')), ignoreFile), { maxLength: 3 }),
-    });
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(tree, async ({ files, ignores }) => {
+      fc.asyncProperty(randomTree, async ({ files, ignores }) => {
         const dir = path.join(base, `p${run++}`);
-        await fsp.mkdir(dir);
-        git(dir, ['init', '-q'], environment);
-        for (const file of files) {
-          const abs = path.join(dir, file);
-          // A path can be a file in one entry and a folder in another: the first one wins.
-          try {
-            await fsp.mkdir(path.dirname(abs), { recursive: true });
-            await fsp.writeFile(abs, '', { flag: 'wx' });
-          } catch (err) {
-            if (!['EEXIST', 'ENOTDIR', 'EISDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
-          }
-        }
-        for (const [folder, text] of ignores) {
-          const at = path.join(dir, folder);
-          if (!(await fsp.stat(at).then((s) => s.isDirectory(), () => false))) continue;
-          await fsp.writeFile(path.join(at, '.gitignore'), text);
-        }
+        await materialize(dir, environment, files, ignores);
         assert.deepEqual(await walkerFiles(dir, environment), gitFiles(dir, environment));
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('random trees where random files are tracked (`git add -f`) and random rules match them or their folders (property)', async () => {
+    let run = 0;
+    let hidden = 0;
+    // Rule files with at least one line, most of them at the top, so that many runs hide a tracked file.
+    const folder = fc.oneof({ weight: 3, arbitrary: fc.constant('') }, { weight: 2, arbitrary: fc.array(segment, { minLength: 1, maxLength: 2 }).map((parts) => parts.join('/')) });
+    const rules = fc.array(fc.tuple(folder, fc.array(pattern, { minLength: 1, maxLength: 4 }).map((lines) => lines.join('\n') + '\n')), { minLength: 1, maxLength: 3 });
+    const tracked = fc.record({
+      tree: fc.record({ files: randomFiles, ignores: rules }),
+      // Which of the files that exist get `git add -f`, and which of those are then deleted from the disk.
+      add: fc.array(fc.integer({ min: 0, max: 3 }).map((n) => n > 0), { minLength: 12, maxLength: 12 }),
+      remove: fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(tracked, async ({ tree, add, remove }) => {
+        const dir = path.join(base, `t${run++}`);
+        const existing = await materialize(dir, environment, tree.files, []);
+        const added = existing.filter((_, i) => add[i]);
+        if (added.length > 0) git(dir, ['add', '-f', '--', ...added], environment);
+        // The rules come after the add, as in the issue's repro: some match tracked files, some their folders.
+        await writeIgnores(dir, tree.ignores);
+        const gone = added.filter((_, i) => remove[i]);
+        for (const file of gone) await fsp.rm(path.join(dir, file));
+        // git ls-files --cached lists a tracked file that is gone from the disk; the walker lists what exists.
+        const expected = gitFiles(dir, environment).filter((file) => !gone.includes(file));
+        assert.deepEqual(await walkerFiles(dir, environment), expected);
+        const rulesAlone = await walkWorkspace({ root: dir, dir, environment, gitIndex: false }, new ListingCache());
+        if (rulesAlone.files.length < expected.length) hidden++;
+      }),
+      { numRuns: 150 },
+    );
+    // The property is about tracked files the rules would hide: make sure the runs had plenty of them.
+    assert.ok(hidden >= 20, `only ${hidden} of 150 runs had a tracked file that an ignore rule matches`);
   });
 });

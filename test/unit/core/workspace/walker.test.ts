@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { ListingCache } from '../../../../src/core/workspace/listingCache';
 import type { WalkEnvironment, WalkRequest, WalkResult } from '../../../../src/core/workspace/types';
 import { walkWorkspace } from '../../../../src/core/workspace/walker';
-import { isolatedEnvironment, tempDir, writeTree } from '../../helpers/tree';
+import { git, gitAvailable, gitFiles, isolatedEnvironment, tempDir, writeTree } from '../../helpers/tree';
 
 describe('workspace walker', () => {
   let base: string;
@@ -132,6 +132,92 @@ describe('workspace walker', () => {
     assert.deepEqual(result.files, ['a.log', 'b.txt']);
     assert.equal(result.facts.walk_errors, 1);
     assert.equal(result.facts.scan_complete, false);
+  });
+
+  describe('tracked files (the git index): an ignore rule never hides them', () => {
+    const run = (args: string[], cwd = root): string => git(cwd, args, environment);
+
+    before(function () {
+      if (!gitAvailable()) this.skip();
+    });
+    beforeEach(() => {
+      run(['init', '-q']);
+    });
+
+    it('the repro: `git add tracked/committed && echo tracked > .gitignore` lists the file, as git does; nothing untracked beside it', async () => {
+      await writeTree(root, { 'tracked/committed': 'x', 'tracked/untracked': 'y', 'tracked/sub/also-untracked': '' });
+      run(['add', 'tracked/committed']);
+      await writeTree(root, { '.gitignore': 'tracked\n' });
+      const result = await walk();
+      assert.deepEqual(result.files, ['tracked/committed']);
+      assert.deepEqual(result.files, gitFiles(root, environment));
+      assert.deepEqual(result.dirs, ['tracked']);
+      assert.deepEqual(result.warnings, []);
+      assert.equal(cache.has(path.join(root, 'tracked', 'sub')), false, 'a folder without tracked files below an ignored one is never read');
+      assert.deepEqual((await walk(root, { gitIndex: false })).files, [], 'without the index: the rules alone');
+    });
+
+    it('enters an ignored folder only for its tracked files; folders without any stay unread, nested rules do not matter there', async () => {
+      await writeTree(root, {
+        '.gitignore': 'vendor/\n*.lock\ndist\n', 'vendor/lib/a.js': '', 'vendor/lib/b.js': '', 'vendor/lib/deep/c.js': '', 'vendor/other/x.js': '',
+        'vendor/lib/.gitignore': '*.js\n!b.js\n', 'yarn.lock': '', 'sub/Cargo.lock': '', 'sub/keep.ts': '', 'dist/bundle.js': '', 'dist/map.js': '', 'node/x': '',
+      });
+      run(['add', '-f', 'vendor/lib/a.js', 'vendor/lib/deep/c.js', 'yarn.lock', 'dist/bundle.js']);
+      const result = await walk();
+      assert.deepEqual(result.files, ['dist/bundle.js', 'node/x', 'sub/keep.ts', 'vendor/lib/a.js', 'vendor/lib/deep/c.js', 'yarn.lock']);
+      assert.deepEqual(result.files, gitFiles(root, environment));
+      assert.deepEqual(result.dirs, ['dist', 'node', 'sub', 'vendor', 'vendor/lib', 'vendor/lib/deep']);
+      assert.equal(cache.has(path.join(root, 'vendor', 'other')), false);
+      assert.equal(result.facts.entries_scanned, 13, 'the walked folder, 6 files and 6 folders');
+    });
+
+    it('leaves out tracked hidden paths and tracked files that are gone from the disk, and walks a subfolder of the repository', async () => {
+      await writeTree(root, { '.gitignore': 'gen/\n', '.github/ci.yml': '', 'pkg/gen/.hidden.ts': '', 'pkg/gen/out.ts': '', 'pkg/gen/gone.ts': '', 'pkg/src/a.ts': '' });
+      run(['add', '-f', '.github/ci.yml', 'pkg/gen/.hidden.ts', 'pkg/gen/out.ts', 'pkg/gen/gone.ts']);
+      await fsp.rm(path.join(root, 'pkg', 'gen', 'gone.ts'));
+      assert.deepEqual((await walk()).files, ['pkg/gen/out.ts', 'pkg/src/a.ts']);
+      assert.deepEqual((await walk(path.join(root, 'pkg', 'gen'))).files, ['pkg/gen/out.ts'], 'walking the ignored folder itself');
+      const inner = path.join(root, 'pkg');
+      const result = await walkWorkspace({ root: inner, dir: inner, environment }, new ListingCache());
+      assert.deepEqual(result.files, ['gen/out.ts', 'src/a.ts'], 'a workspace below the repository’s top: index paths are taken relative to it');
+    });
+
+    it('finds an AGENTS.md below an ignored folder only when it is tracked', async () => {
+      await writeTree(root, { '.gitignore': 'a/\nb/\n', 'a/AGENTS.md': '', 'a/x.ts': '', 'b/AGENTS.md': '', 'b/y.ts': '' });
+      run(['add', '-f', 'a/AGENTS.md', 'b/y.ts']);
+      const result = await walk();
+      assert.deepEqual(result.files, ['a/AGENTS.md', 'b/y.ts']);
+      assert.deepEqual(result.agents, [path.join(root, 'a', 'AGENTS.md')]);
+    });
+
+    it('sees a file added to the index since the last walk (the parsed index is cached until the file changes)', async () => {
+      await writeTree(root, { '.gitignore': '*.gen\n', 'a.gen': '', 'b.gen': '' });
+      run(['add', '-f', 'a.gen']);
+      assert.deepEqual((await walk()).files, ['a.gen']);
+      run(['add', '-f', 'b.gen']);
+      assert.deepEqual((await walk()).files, ['a.gen', 'b.gen']);
+      run(['rm', '-q', '--cached', 'a.gen']);
+      assert.deepEqual((await walk()).files, ['b.gen']);
+    });
+
+    for (const [kind, setup, says] of [
+      ['a split index', [['update-index', '--split-index']], /split index .*`git update-index --no-split-index`/],
+      ['a sparse index', [['sparse-checkout', 'init', '--cone', '--sparse-index'], ['sparse-checkout', 'set', 'tracked']], /sparse index.*`git sparse-checkout init --no-sparse-index`/],
+    ] as const) {
+      it(`falls back to the rules alone on ${kind}, and says so in the result's warnings`, async () => {
+        await writeTree(root, { 'tracked/committed': '', 'tracked/more/x': '', 'other/y': '' });
+        run(['add', '-A']);
+        run(['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init']);
+        for (const args of setup) run([...args]);
+        await writeTree(root, { '.gitignore': 'committed\n' });
+        const result = await walk();
+        assert.deepEqual(result.files.filter((f) => f.startsWith('tracked/')), ['tracked/more/x'], 'the tracked, ignored file is missing');
+        assert.equal(result.warnings.length, 1);
+        assert.match(result.warnings[0] as string, says);
+        assert.match(result.warnings[0] as string, /tracked files that an ignore rule matches are not listed/);
+        assert.equal(result.facts.scan_complete, true, 'the walk itself is whole');
+      });
+    }
   });
 
   describe('limits', () => {

@@ -10,7 +10,7 @@ const COMPLETE: WalkFacts = { scan_complete: true, entries_scanned: 10, entry_li
 
 /** A walk result over explicit lists, as the walker would hand it over. */
 function walkOf(files: string[], dirs: string[] = [], facts: Partial<WalkFacts> = {}): WalkResult {
-  const walk = { files, dirs, agents: [], base: '/ws', specials: 0, facts: { ...COMPLETE, ...facts } };
+  const walk = { files, dirs, agents: [], base: '/ws', specials: 0, facts: { ...COMPLETE, ...facts }, warnings: [] };
   return walk;
 }
 
@@ -112,6 +112,14 @@ describe('find results', () => {
     const result = searchWalk(walkOf(items(1), [], { walk_errors: 2 }), args('item'), new FindIndexCache(), '.');
     assert.match(result.content, /\[2 entries could not be read/);
     assert.equal(result.metadata.walk_errors, 2);
+  });
+
+  it('passes on the walk’s warnings (a git index it could not use) as notes and walk_warnings', () => {
+    const warning = 'git index /ws/.git/index: it is a split index … The walk uses the ignore rules alone: tracked files that an ignore rule matches are not listed.';
+    const result = searchWalk({ ...walkOf(items(1)), warnings: [warning] }, args('item'), new FindIndexCache(), '.');
+    assert.equal(result.content, `src/item000.ts\n[${warning}]`);
+    assert.deepEqual(result.metadata.walk_warnings, [warning]);
+    assert.equal(searchWalk(walkOf(items(1)), args('item'), new FindIndexCache(), '.').metadata.walk_warnings, undefined);
   });
 });
 
