@@ -1,11 +1,10 @@
 import { parseArgs, UsageError, USAGE } from './cli/args';
+import { interruptSignal } from './cli/interrupt';
 import { version } from '../package.json';
 
 /** The headless `magi` command over the same core as the extension. */
 async function main(argv: readonly string[]): Promise<number> {
-  const controller = new AbortController();
-  process.once('SIGINT', () => controller.abort());
-  process.once('SIGTERM', () => controller.abort());
+  const signal = interruptSignal();
   try {
     const parsed = parseArgs(argv);
     if (parsed.help) return void process.stdout.write(USAGE + '\n'), 0;
@@ -14,15 +13,15 @@ async function main(argv: readonly string[]): Promise<number> {
     // registry (zod and every tool) at start-up.
     switch (parsed.command) {
       case 'tool':
-        await (await import('./cli/toolCommands.js')).runOneTool(parsed.positionals, parsed.options, controller.signal);
+        await (await import('./cli/toolCommands.js')).runOneTool(parsed.positionals, parsed.options, signal);
         return 0;
       case 'tools':
-        await (await import('./cli/toolCommands.js')).runToolStream(parsed.positionals, parsed.options, controller.signal);
-        return controller.signal.aborted ? 130 : 0;
+        await (await import('./cli/toolCommands.js')).runToolStream(parsed.positionals, parsed.options, signal);
+        return signal.aborted ? 130 : 0;
       case 'run':
-        return await (await import('./cli/run.js')).runTask(parsed.positionals, parsed.options, controller.signal);
+        return await (await import('./cli/run.js')).runTask(parsed.positionals, parsed.options, signal);
       case 'files':
-        await (await import('./cli/files.js')).runFiles(parsed.positionals, parsed.options, controller.signal);
+        await (await import('./cli/files.js')).runFiles(parsed.positionals, parsed.options, signal);
         return 0;
       case undefined:
         throw new UsageError('missing command');

@@ -37,6 +37,7 @@ export class PooledWorker<In = unknown, Out = unknown> {
   onMessage: ((message: Out) => void) | null = null;
   onExit: ((reason: string) => void) | null = null;
 
+  /** Adds the worker's only 'message' listener; another one added later would ref the worker again (see WorkerPool.spawn). */
   constructor(readonly worker: Worker) {
     worker.on('message', (message: Out) => this.onMessage?.(message));
     worker.on('error', (err) => this.exited(`crashed: ${err.message}`));
@@ -84,8 +85,11 @@ export class WorkerPool<In = unknown, Out = unknown> {
 
   private spawn(): PooledWorker<In, Out> {
     const worker = new Worker(this.script.file, { execArgv: this.script.execArgv, resourceLimits: { maxOldGenerationSizeMb: 512 } });
-    worker.unref();
     const handle = new PooledWorker<In, Out>(worker);
+    // Only now, after PooledWorker's listeners: Node refs a worker's message port again when its first
+    // 'message' listener is added, so a worker unref'd before that would keep the process alive for
+    // as long as it idles — a warmed worker no call leased, or the replacement of a discarded one.
+    worker.unref();
     this.all.add(handle);
     // A worker that dies while idle (it should not) leaves the pool; the next lease spawns another.
     worker.on('exit', () => {

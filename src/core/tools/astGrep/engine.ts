@@ -145,6 +145,9 @@ export async function* workInOrder(files: readonly TargetFile[], options: WorkOp
       if (batches.size === 0) {
         pool.release(worker);
       } else if (graceful) {
+        // Its results are no longer wanted, so it must not keep the process alive meanwhile (a CLI
+        // that has printed its answer); the pool refs it again when it is next leased.
+        worker.worker.unref();
         worker.onMessage = (reply: WorkReply) => {
           batches.delete(reply.id);
           if (batches.size === 0) pool.release(worker);

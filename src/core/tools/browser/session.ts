@@ -58,6 +58,8 @@ export class BrowserSession {
   private readonly notices: string[] = [];
   private droppedNotices = 0;
   private detach: () => void = () => undefined;
+  /** Disposed, or the signal given to closeOnAbort aborted: no browser may run any more. */
+  private ended = false;
 
   constructor(private readonly idleCloseMs = IDLE_CLOSE_MS) {}
 
@@ -111,7 +113,19 @@ export class BrowserSession {
     const current = this.running?.page;
     if (current && !current.isClosed()) return { page: current, replaced, created: false };
     if (!create) throw new ToolError(`browser: page main is not open${replaced ? ` (the ${replaced} browser was closed to switch to ${key})` : ''}; start with open <url>.`);
-    const running = this.running ?? (this.running = await this.start(target, key, executable));
+    if (this.ended) throw new ToolError('browser: this session has ended (its owner stopped or was interrupted); nothing is started any more.', 'cancelled');
+    let running = this.running;
+    if (running === undefined) {
+      running = await this.start(target, key, executable);
+      // A launch cannot be cancelled: when the session ended meanwhile (the CLI's SIGTERM, the
+      // runtime disposed), its close() found nothing to close, so this browser is closed here, or
+      // it would run on and keep the process alive.
+      if (this.ended) {
+        await this.release(running);
+        throw new ToolError('browser: this session ended while the browser was starting, so it was closed again.', 'cancelled');
+      }
+      this.running = running;
+    }
     const page = await running.context.newPage();
     page.setDefaultTimeout(START_TIMEOUT_MS);
     this.watch(page);
@@ -180,7 +194,14 @@ export class BrowserSession {
     } catch (err) {
       throw new ToolError(`browser: ${executablePath} did not start: ${firstLine(err)}. Check that it is a Chromium-based browser that runs here, or set capabilities.tools.browser.executable_path to one that does.`);
     }
-    const context = await browser.newContext({ ignoreHTTPSErrors: target.ignoreHttpsErrors, viewport: VIEWPORT });
+    let context: BrowserContext;
+    try {
+      context = await browser.newContext({ ignoreHTTPSErrors: target.ignoreHttpsErrors, viewport: VIEWPORT });
+    } catch (err) {
+      // Not yet the session's browser, so nothing else would ever close it.
+      await closedInTime(browser.close());
+      throw err;
+    }
     return { key, browser, context, owned: true, page: undefined };
   }
 
@@ -206,20 +227,30 @@ export class BrowserSession {
     this.running = undefined;
     this.forgetNotices();
     clearTimeout(this.idleTimer);
-    if (!running) return;
+    if (running) await this.release(running);
+  }
+
+  private async release(running: Running): Promise<void> {
     if (!running.owned && running.page && !running.page.isClosed()) await closedInTime(running.page.close());
     await closedInTime(running.browser.close());
   }
 
-  /** Closes the browser when `signal` aborts (the session's end: the CLI interrupted, the extension stopping), until `dispose`. */
+  /**
+   * Ends the session when `signal` aborts (the CLI interrupted, the extension stopping), until
+   * `dispose`: the browser is closed, and so is one still starting, once it has started.
+   */
   closeOnAbort(signal: AbortSignal): void {
-    const onAbort = (): void => void this.close();
+    const onAbort = (): void => {
+      this.ended = true;
+      void this.close();
+    };
     signal.addEventListener('abort', onAbort, { once: true });
     this.detach = () => signal.removeEventListener('abort', onAbort);
   }
 
-  /** Closes the browser for good: the owner of the runtime is done with it. */
+  /** Closes the browser for good, and one still starting once it has started: the owner of the runtime is done with it. */
   async dispose(): Promise<void> {
+    this.ended = true;
     this.detach();
     await this.close();
   }

@@ -86,4 +86,22 @@ describe('grep worker pool', function () {
     assert.equal(run.stdout.trim(), 'lines 1');
     assert.ok(Date.now() - started < 10_000);
   });
+
+  it('nor do workers no call leased (a warmed pool) or the replacement of a discarded one (issue 16)', () => {
+    // Adding a worker's first 'message' listener refs it again: the pool must unref it after that.
+    const script = `
+      const { WorkerPool } = require(${JSON.stringify(path.join(ROOT, 'src/core/process/workerPool.ts'))});
+      const { grepWorkerScript } = require(${JSON.stringify(path.join(ROOT, 'src/core/tools/grep/workers.ts'))});
+      const warmed = new WorkerPool(grepWorkerScript(), 2);
+      warmed.warm();
+      const used = new WorkerPool(grepWorkerScript(), 1);
+      used.acquire(1, new AbortController().signal).then(([worker]) => {
+        used.discard(worker);
+        console.log('live', warmed.live, used.live);
+      });`;
+    const run = spawnSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], { cwd: ROOT, timeout: 10_000, encoding: 'utf8' });
+    assert.equal(run.signal, null, 'the process had to be killed: an idle worker kept it alive');
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout.trim(), 'live 2 1');
+  });
 });

@@ -241,6 +241,20 @@ describe('browser session: bounds, cancellation, modes and lifetime (Debian Chro
       }
     });
 
+    it('a session disposed while its browser starts closes that browser once it has started (issue 16)', async () => {
+      const session = new BrowserSession();
+      const target = { mode: 'headless', ignoreHttpsErrors: false } as const;
+      const opening = session.run(new AbortController().signal, 30_000, () => session.page(target, true, () => CHROMIUM));
+      // The launch is under way (it takes about a second); dispose finds no browser to close yet.
+      await delay(100);
+      await session.dispose();
+      await assert.rejects(opening, /^ToolError: browser: this session ended while the browser was starting, so it was closed again\.$/);
+      assert.deepEqual(await chromiumGone(), []);
+      assert.equal(session.pageOpen, false);
+      await assert.rejects(session.run(new AbortController().signal, 30_000, () => session.page(target, true, () => CHROMIUM)), /this session has ended/);
+      assert.deepEqual(chromiumChildren(), [], 'an ended session starts nothing');
+    });
+
     it('a browser left idle is closed; the next open starts a fresh one', async () => {
       const session = new BrowserSession(500);
       const target = { mode: 'headless', ignoreHttpsErrors: false } as const;
