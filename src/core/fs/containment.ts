@@ -13,6 +13,11 @@ export interface ResolvedPath {
   /** Root-relative with `/` inside the root; absolute outside it. */
   display: string;
   insideRoot: boolean;
+  /**
+   * The folder a write to this path must stay inside, for the FilePort to enforce at the moment of
+   * writing: the root for a path inside it, undefined for an absolute path outside it (allowed).
+   */
+  within: string | undefined;
 }
 
 /** What the tool is about to do with the path, which decides the symlink rules. */
@@ -79,7 +84,7 @@ export async function resolveToolPath(scope: ContainmentScope, tool: string, req
 
   if (purpose === 'write') await refuseSymlink(tool, absolute, requested);
   const display = insideRoot ? toSlashes(path.relative(scope.root, lexicallyInside ? absolute : canonical)) || '.' : absolute;
-  return { absolute: insideRoot && !lexicallyInside ? canonical : absolute, canonical, display, insideRoot };
+  return { absolute: insideRoot && !lexicallyInside ? canonical : absolute, canonical, display, insideRoot, within: insideRoot ? scope.root : undefined };
 }
 
 async function refuseSymlink(tool: string, absolute: string, requested: string): Promise<void> {
@@ -100,8 +105,15 @@ async function refuseSymlink(tool: string, absolute: string, requested: string):
  */
 export async function recheckBeforeWrite(tool: string, resolved: ResolvedPath): Promise<void> {
   const parentNow = await canonicalize(path.dirname(resolved.absolute));
-  if (parentNow !== path.dirname(resolved.canonical)) {
-    throw new ToolError(`${tool}: the folder of ${resolved.display} changed (a symlink was swapped in) while the call ran; nothing was written. Retry the call.`, 'conflict');
-  }
+  if (parentNow !== path.dirname(resolved.canonical)) throw folderChanged(resolved.display, tool);
   await refuseSymlink(tool, resolved.absolute, resolved.display);
+}
+
+/**
+ * The refusal when a folder on the way to `display` was swapped for a symlink (or moved) between
+ * the checks and the write. `tool` is absent where the refusal comes from the FilePort, which
+ * serves every tool.
+ */
+export function folderChanged(display: string, tool?: string): ToolError {
+  return new ToolError(`${tool ? `${tool}: ` : ''}the folder of ${display} changed (a symlink was swapped in) while the call ran; nothing was written. Retry the call.`, 'conflict');
 }

@@ -2,6 +2,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { recheckBeforeWrite } from '../fs/containment';
+import { makeFolders, removeFolders } from '../fs/folders';
 import { defineTool, unavailableWhenRestricted } from './definition';
 import { ToolError } from './errors';
 import { withEditDiagnostics } from './language/afterEdit';
@@ -40,16 +41,16 @@ export const writeTool = defineTool({
       if (existing && !existing.isFile()) {
         throw new ToolError(`write: ${resolved.display} exists and is not a regular file; choose another path.`);
       }
-      const createdFolder = await ensureParentFolder(resolved.display, path.dirname(resolved.absolute));
+      const madeFolders = await makeFolders(path.dirname(resolved.absolute), { tool: 'write', display: resolved.display, within: resolved.within });
       try {
         if (runtime.review) {
           const before = existing ? await currentText(runtime, resolved.absolute, existing.size, signal) : null;
           await requireApproval(runtime, { tool: 'write', files: [{ path: resolved.absolute, display: resolved.display, before, after: args.content }] }, signal);
         }
-        await runtime.files.writeFile(resolved.absolute, bytes, { beforeCommit: () => recheckBeforeWrite('write', resolved), signal });
+        await runtime.files.writeFile(resolved.absolute, bytes, { beforeCommit: () => recheckBeforeWrite('write', resolved), signal, within: resolved.within });
       } catch (err) {
         // A failed or rejected write leaves nothing behind, not even the folders it made for the file.
-        if (createdFolder !== undefined) await fsp.rm(createdFolder, { recursive: true, force: true });
+        await removeFolders(madeFolders);
         throw err;
       }
       const lineCount = parseText(args.content).lines.length;
@@ -75,17 +76,6 @@ async function currentText(runtime: ToolRuntime, absolute: string, size: number,
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch (err) {
     if (err instanceof TypeError) return `(${bytes.byteLength} bytes, not UTF-8 text)`;
-    throw err;
-  }
-}
-
-/** Creates the missing parent folders; returns the top one it created, if any. */
-async function ensureParentFolder(display: string, dir: string): Promise<string | undefined> {
-  try {
-    return await fsp.mkdir(dir, { recursive: true });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST' || code === 'ENOTDIR') throw new ToolError(`write: a parent of ${display} exists and is not a folder.`);
     throw err;
   }
 }

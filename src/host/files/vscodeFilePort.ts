@@ -1,6 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
-import { NodeFilePort, type FilePort, type WriteOptions } from '../../core/fs/filePort';
+import { NodeFilePort, type FilePort, type MoveOptions, type WriteOptions } from '../../core/fs/filePort';
 import { MAX_FILE_BYTES } from '../../core/tools/textDoc';
 import { changedRange, documentKeepsBytes, sameBytes } from './roundTrip';
 
@@ -52,12 +52,12 @@ export class VsCodeFilePort implements FilePort {
     if (!(await document.save())) throw new Error(`VS Code did not save ${absPath}; the edit is in its editor, unsaved. Save or revert it there, then re-read the file.`);
     if (!sameBytes(await this.disk.readFile(absPath), data)) {
       // A save participant changed the text; the tools promise the exact bytes they reported.
-      await this.disk.writeFile(absPath, data, { signal: options.signal });
+      await this.disk.writeFile(absPath, data, { signal: options.signal, within: options.within });
     }
   }
 
-  moveFile(fromAbs: string, toAbs: string): Promise<void> {
-    return this.disk.moveFile(fromAbs, toAbs);
+  moveFile(fromAbs: string, toAbs: string, options?: MoveOptions): Promise<void> {
+    return this.disk.moveFile(fromAbs, toAbs, options);
   }
 
   removeFile(absPath: string): Promise<void> {

@@ -1,6 +1,6 @@
-import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { recheckBeforeWrite } from '../../fs/containment';
+import { makeFolders, removeFolders } from '../../fs/folders';
 import { ToolError, messageOf } from '../errors';
 import type { ToolRuntime } from '../runtime';
 import { parseText, serializeText } from '../textDoc';
@@ -28,20 +28,27 @@ async function commitOne(item: Prepared, runtime: ToolRuntime, signal: AbortSign
           await unchangedSinceRead(item, runtime, signal);
         },
         signal,
+        within: source.within,
       });
       runtime.snapshots.record(source.canonical, item.newTag, item.newText, item.visible, item.lineage);
       return;
     case 'move': {
-      // Parents of the destination are created, like write does; containment of the deepest existing
-      // ancestor was checked at resolution and is checked again right after.
-      await fsp.mkdir(path.dirname(item.dest.absolute), { recursive: true });
-      await recheckBeforeWrite('hash_edit', item.dest);
-      await recheckBeforeWrite('hash_edit', source);
-      signal.throwIfAborted();
-      await runtime.files.moveFile(source.absolute, item.dest.absolute);
+      // Parents of the destination are created like write creates them: one at a time, never
+      // through a symlink, each inside the root (fs/folders.ts); the port checks where the move lands.
+      const dest = item.dest;
+      const made = await makeFolders(path.dirname(dest.absolute), { tool: 'hash_edit', display: dest.display, within: dest.within });
+      try {
+        await recheckBeforeWrite('hash_edit', dest);
+        await recheckBeforeWrite('hash_edit', source);
+        signal.throwIfAborted();
+        await runtime.files.moveFile(source.absolute, dest.absolute, { fromWithin: source.within, toWithin: dest.within });
+      } catch (err) {
+        await removeFolders(made);
+        throw err;
+      }
       runtime.snapshots.forget(source.canonical);
       // The content is unchanged, so what the model saw under the tag is still true at the new path.
-      runtime.snapshots.record(item.dest.canonical, item.snapshot.tag, item.snapshot.text, item.snapshot.visible);
+      runtime.snapshots.record(dest.canonical, item.snapshot.tag, item.snapshot.text, item.snapshot.visible);
       return;
     }
     case 'remove':

@@ -20,19 +20,25 @@ describe('MutationLocks', () => {
   it('lets different keys run concurrently and multi-key holders wait for each key', async () => {
     const locks = new MutationLocks();
     const events: string[] = [];
+    // a finishes only once b has run: were different keys not concurrent, this would never end.
+    let bRan!: () => void;
+    const bDone = new Promise<void>((resolve) => (bRan = resolve));
     const a = locks.withLocks(['a'], async () => {
       events.push('a');
-      await sleep(20);
+      await bDone;
       events.push('a done');
     });
     const b = locks.withLocks(['b'], async () => {
       events.push('b');
+      bRan();
     });
     const ab = locks.withLocks(['b', 'a'], async () => {
       events.push('ab');
     });
     await Promise.all([a, b, ab]);
-    assert.deepEqual(events, ['a', 'b', 'a done', 'ab']);
+    // a and b start in either order (each takes its cross-process lock file first).
+    assert.deepEqual(events.slice(0, 2).sort(), ['a', 'b']);
+    assert.deepEqual(events.slice(2), ['a done', 'ab']);
   });
 
   it('releases the key when the holder throws', async () => {

@@ -77,6 +77,14 @@ describe('write', () => {
     assert.equal(await fsp.readFile(target, 'utf8'), 'x');
   });
 
+  it('never creates a parent folder through a dangling symlink', async () => {
+    const outside = path.join(path.dirname(ws.root), 'outside');
+    await fsp.mkdir(outside);
+    await fsp.symlink(path.join(outside, 'there'), path.join(ws.root, 'dangling'));
+    assert.equal((await ws.run('write', { path: 'dangling/deeper/x.txt', content: 'x' })).status, 'error');
+    assert.deepEqual(await fsp.readdir(outside), []);
+  });
+
   it('refuses to replace a directory and rejects unknown fields', async () => {
     await ws.files({ 'd/x': '' });
     assert.match((await ws.run('write', { path: 'd', content: 'x' })).content, /is not a regular file/);
@@ -141,6 +149,24 @@ describe('write', () => {
       assert.equal(result.status, 'error');
       assert.equal(result.content, 'write: cancelled.');
       assert.equal(await ws.text('a.txt'), 'kept\n');
+    });
+
+    it('a folder swapped for a symlink during the review: nothing is written, and nothing outside is touched', async () => {
+      const outside = path.join(path.dirname(ws.root), 'outside');
+      await fsp.mkdir(path.join(outside, 'new'), { recursive: true });
+      await fsp.writeFile(path.join(outside, 'new', 'keep.txt'), 'theirs\n');
+      await ws.files({ 'd/old.txt': 'old\n' });
+      const review = new ScriptedReview('accept', async () => {
+        await fsp.rename(path.join(ws.root, 'd'), path.join(ws.root, 'd.real'));
+        await fsp.symlink(outside, path.join(ws.root, 'd'));
+      });
+      const runtime = await ToolRuntime.create({ root: ws.root, review });
+      const { result } = await dispatchTool(createDefaultRegistry(), runtime, 'write', { path: 'd/new/x.txt', content: 'x\n' });
+      assert.equal(result.metadata['error'], 'conflict', result.content);
+      assert.match(result.content, /the folder of d\/new\/x\.txt changed \(a symlink was swapped in\) while the call ran; nothing was written/);
+      // The folder made for the file is not removed through the symlink (that would empty outside/new).
+      assert.deepEqual(await fsp.readdir(path.join(outside, 'new')), ['keep.txt']);
+      assert.deepEqual(await fsp.readdir(outside), ['new']);
     });
 
     it('shows a file that is not UTF-8 as a description, not as text', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { NodeFilePort, type WriteOptions } from '../../../../../src/core/fs/filePort';
+import { NodeFilePort, type MoveOptions, type WriteOptions } from '../../../../../src/core/fs/filePort';
 import { hashEditTool } from '../../../../../src/core/tools/hashEdit';
 import { dispatchTool } from '../../../../../src/core/tools/dispatch';
 import { ToolRegistry } from '../../../../../src/core/tools/registry';
@@ -64,6 +64,29 @@ describe('hash_edit MV, REM and the commit step', () => {
       await denied.cleanup();
       await fsp.rm(outside, { recursive: true, force: true });
     }
+  });
+
+  it('MV whose new destination folder is swapped for a symlink just before the move: nothing moves outside', async () => {
+    const outside = path.join(path.dirname(fx.root), 'outside');
+    await fsp.mkdir(path.join(outside, 'new'), { recursive: true });
+    await fsp.writeFile(path.join(outside, 'new', 'keep.txt'), 'theirs\n');
+    await fsp.mkdir(abs(fx, 'sub'));
+    /** Swaps sub/ for a symlink to outside/ after every check of the commit step, just before the move. */
+    class RacingPort extends NodeFilePort {
+      override async moveFile(fromAbs: string, toAbs: string, options?: MoveOptions): Promise<void> {
+        await fsp.rename(abs(fx, 'sub'), abs(fx, 'sub.real'));
+        await fsp.symlink(outside, abs(fx, 'sub'));
+        return super.moveFile(fromAbs, toAbs, options);
+      }
+    }
+    const runtime = await ToolRuntime.create({ root: fx.root, files: new RacingPort() });
+    const local: Fixture = { ...fx, runtime };
+    const header = await fileWith(local, 'a.txt', 'a\n');
+    const { result } = await dispatchTool(new ToolRegistry([hashEditTool]), runtime, 'hash_edit', { input: `${header}\nMV sub/new/b.txt` });
+    assert.equal(result.metadata.error, 'conflict', result.content);
+    assert.match(result.content, /the folder of sub\/new\/b\.txt changed \(a symlink was swapped in\) while the call ran; nothing was written/);
+    assert.equal(await text(fx, 'a.txt'), 'a\n');
+    assert.deepEqual(await fsp.readdir(path.join(outside, 'new')), ['keep.txt']);
   });
 
   it('removes a regular file and forgets its tags', async () => {
