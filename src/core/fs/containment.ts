@@ -114,6 +114,6 @@ export async function recheckBeforeWrite(tool: string, resolved: ResolvedPath): 
  * the checks and the write. `tool` is absent where the refusal comes from the FilePort, which
  * serves every tool.
  */
-export function folderChanged(display: string, tool?: string): ToolError {
-  return new ToolError(`${tool ? `${tool}: ` : ''}the folder of ${display} changed (a symlink was swapped in) while the call ran; nothing was written. Retry the call.`, 'conflict');
+export function folderChanged(display: string, tool?: string, outcome: 'written' | 'removed' = 'written'): ToolError {
+  return new ToolError(`${tool ? `${tool}: ` : ''}the folder of ${display} changed (a symlink was swapped in) while the call ran; nothing was ${outcome}. Retry the call.`, 'conflict');
 }

@@ -24,7 +24,7 @@ export interface FilePort {
   /** Moves a regular file; the destination must not exist. */
   moveFile(fromAbs: string, toAbs: string, options?: MoveOptions): Promise<void>;
   /** Removes a regular file. */
-  removeFile(absPath: string): Promise<void>;
+  removeFile(absPath: string, options?: RemoveOptions): Promise<void>;
 }
 
 export interface WriteOptions {
@@ -36,6 +36,11 @@ export interface WriteOptions {
    * nothing left behind; a file that still lands elsewhere (a folder swapped for a symlink during
    * the rename) is removed from there and the write fails with a `conflict` ToolError.
    */
+  within?: string;
+}
+
+export interface RemoveOptions {
+  /** The folder the file must be removed from (ResolvedPath.within); one that now leads elsewhere is refused. */
   within?: string;
 }
 
@@ -96,8 +101,18 @@ export class NodeFilePort implements FilePort {
     }
   }
 
-  async removeFile(absPath: string): Promise<void> {
-    await fsp.unlink(absPath);
+  async removeFile(absPath: string, options: RemoveOptions = {}): Promise<void> {
+    const target = { name: path.basename(absPath), display: shown(absPath, options.within), within: options.within };
+    const folder = await openInside(path.dirname(absPath), target, 'removed');
+    try {
+      const id = idOf(await fsp.lstat(folder.at(target.name)));
+      // By identity at its real place, so a name that leads elsewhere by now removes nothing.
+      if (!(await removeIfSame(folder, target.name, id, target.within))) throw folderChanged(target.display, undefined, 'removed');
+    } catch (err) {
+      throw folder.inRealPaths(err);
+    } finally {
+      await folder.close();
+    }
   }
 }
 
@@ -109,14 +124,14 @@ interface Target {
 }
 
 /** Opens the target's folder, refusing one that no longer resolves inside `within`. */
-async function openInside(dir: string, target: Target): Promise<Folder> {
+async function openInside(dir: string, target: Target, outcome: 'written' | 'removed' = 'written'): Promise<Folder> {
   const folder = await openFolder(dir).catch((err: unknown) => {
     if (errnoOf(err) !== 'ENOENT') throw err;
     throw new ToolError(`${target.display}: its folder does not exist (any more: moved or removed while the call ran?); nothing was written. Retry the call.`, 'conflict');
   });
   if (folder && inside(target.within, folder.real)) return folder;
   await folder?.close();
-  throw folderChanged(target.display);
+  throw folderChanged(target.display, undefined, outcome);
 }
 
 /** Writes the temp file and renames it over the target; returns the file's identity. */

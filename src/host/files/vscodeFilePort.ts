@@ -1,6 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
-import { NodeFilePort, type FilePort, type MoveOptions, type WriteOptions } from '../../core/fs/filePort';
+import { NodeFilePort, type FilePort, type MoveOptions, type RemoveOptions, type WriteOptions } from '../../core/fs/filePort';
 import { MAX_FILE_BYTES } from '../../core/tools/textDoc';
 import { changedRange, documentKeepsBytes, sameBytes } from './roundTrip';
 
@@ -60,8 +60,8 @@ export class VsCodeFilePort implements FilePort {
     return this.disk.moveFile(fromAbs, toAbs, options);
   }
 
-  removeFile(absPath: string): Promise<void> {
-    return this.disk.removeFile(absPath);
+  removeFile(absPath: string, options?: RemoveOptions): Promise<void> {
+    return this.disk.removeFile(absPath, options);
   }
 
   private async create(uri: vscode.Uri, data: Uint8Array, options: WriteOptions): Promise<void> {

@@ -54,7 +54,7 @@ async function commitOne(item: Prepared, runtime: ToolRuntime, signal: AbortSign
     case 'remove':
       await recheckBeforeWrite('hash_edit', source);
       signal.throwIfAborted();
-      await runtime.files.removeFile(source.absolute);
+      await runtime.files.removeFile(source.absolute, { within: source.within });
       runtime.snapshots.forget(source.canonical);
       return;
   }

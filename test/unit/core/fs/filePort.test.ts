@@ -150,4 +150,22 @@ describe('NodeFilePort', () => {
       return true;
     });
   });
+
+  for (const mode of [undefined, false] as const) {
+    it(`${mode === false ? 'path-only' : 'anchored where possible'}: a removal whose folder was swapped for a symlink never removes the file it now leads to`, async () => {
+      useAnchoring(mode);
+      await fsp.writeFile(path.join(d, 'x.txt'), 'inside');
+      await fsp.writeFile(path.join(outside, 'x.txt'), 'outside');
+      await swap(d, outside);
+      await assert.rejects(port.removeFile(path.join(d, 'x.txt'), { within: root }), conflict(/^the folder of d\/x\.txt changed \(a symlink was swapped in\) while the call ran; nothing was removed\./));
+      assert.equal(await fsp.readFile(path.join(outside, 'x.txt'), 'utf8'), 'outside');
+      assert.equal(await fsp.readFile(path.join(`${d}.real`, 'x.txt'), 'utf8'), 'inside');
+    });
+  }
+
+  it('removes a regular file inside `within`', async () => {
+    await fsp.writeFile(path.join(d, 'x.txt'), 'x');
+    await port.removeFile(path.join(d, 'x.txt'), { within: root });
+    assert.deepEqual(await fsp.readdir(d), []);
+  });
 });
