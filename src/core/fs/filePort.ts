@@ -5,7 +5,7 @@ import { ToolError } from '../tools/errors';
 import { idOf, openFolder, removeIfSame, type FileId, type Folder } from './anchor';
 import { folderChanged } from './containment';
 import { recordInflight } from './inflight';
-import { errnoOf, isWithin, toSlashes } from './paths';
+import { displayPath, errnoOf, isWithin } from './paths';
 
 /**
  * Every file read and write of the tools goes through this port. The core's Node implementation
@@ -67,7 +67,7 @@ export class NodeFilePort implements FilePort {
   }
 
   async writeFile(absPath: string, data: Uint8Array, options: WriteOptions = {}): Promise<void> {
-    const target = { name: path.basename(absPath), display: shown(absPath, options.within), within: options.within };
+    const target = { name: path.basename(absPath), display: displayPath(options.within, absPath), within: options.within };
     const folder = await openInside(path.dirname(absPath), target);
     try {
       const temp = `.${target.name}.magi-${randomBytes(6).toString('hex')}.tmp`;
@@ -84,8 +84,8 @@ export class NodeFilePort implements FilePort {
   }
 
   async moveFile(fromAbs: string, toAbs: string, options: MoveOptions = {}): Promise<void> {
-    const source = { name: path.basename(fromAbs), display: shown(fromAbs, options.fromWithin), within: options.fromWithin };
-    const dest = { name: path.basename(toAbs), display: shown(toAbs, options.toWithin), within: options.toWithin };
+    const source = { name: path.basename(fromAbs), display: displayPath(options.fromWithin, fromAbs), within: options.fromWithin };
+    const dest = { name: path.basename(toAbs), display: displayPath(options.toWithin, toAbs), within: options.toWithin };
     const from = await openInside(path.dirname(fromAbs), source);
     try {
       const to = await openInside(path.dirname(toAbs), dest);
@@ -102,7 +102,7 @@ export class NodeFilePort implements FilePort {
   }
 
   async removeFile(absPath: string, options: RemoveOptions = {}): Promise<void> {
-    const target = { name: path.basename(absPath), display: shown(absPath, options.within), within: options.within };
+    const target = { name: path.basename(absPath), display: displayPath(options.within, absPath), within: options.within };
     const folder = await openInside(path.dirname(absPath), target, 'removed');
     try {
       const id = idOf(await fsp.lstat(folder.at(target.name)));
@@ -233,11 +233,6 @@ function changedIfGone(target: Target): (err: unknown) => never {
   return (err) => {
     throw errnoOf(err) === 'ENOENT' ? folderChanged(target.display) : err;
   };
-}
-
-/** How a port message names the file: root-relative inside `within`, absolute otherwise. */
-function shown(absPath: string, within: string | undefined): string {
-  return within !== undefined && isWithin(within, absPath) ? toSlashes(path.relative(within, absPath)) || '.' : absPath;
 }
 
 function inside(within: string | undefined, real: string | undefined): boolean {

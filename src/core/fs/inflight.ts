@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { errnoOf } from './paths';
-import { ownerAlive, userStateDir } from './processLock';
+import { mtimeOrNow, ownerAlive, readIfExists, userStateDir } from './processLock';
 
 /**
  * A journal of the temp files atomic writes have in flight, so that a process killed mid-write
@@ -42,9 +42,9 @@ export async function sweepInflight(base?: string): Promise<number> {
   let removed = 0;
   for (const name of names) {
     const entry = path.join(dir, name);
-    const text = await readEntry(entry);
+    const text = (await readIfExists(entry)) ?? '';
     // An empty entry is being written right now, unless it has been empty for a while.
-    if (text === '' && Date.now() - (await ageBase(entry)) < EMPTY_GRACE_MS) continue;
+    if (text === '' && Date.now() - (await mtimeOrNow(entry)) < EMPTY_GRACE_MS) continue;
     const [pid, host, tempPath] = text.split('\n');
     const owner = Number(pid);
     if (Number.isSafeInteger(owner) && owner > 0 && host && ownerAlive(owner, host)) continue;
@@ -60,23 +60,4 @@ export async function sweepInflight(base?: string): Promise<number> {
     await fsp.rm(entry, { force: true });
   }
   return removed;
-}
-
-/** The entry's mtime, or now for an entry already gone. */
-async function ageBase(entry: string): Promise<number> {
-  try {
-    return (await fsp.stat(entry)).mtimeMs;
-  } catch (err) {
-    if (errnoOf(err) === 'ENOENT') return Date.now();
-    throw err;
-  }
-}
-
-async function readEntry(entry: string): Promise<string> {
-  try {
-    return await fsp.readFile(entry, 'utf8');
-  } catch (err) {
-    if (errnoOf(err) === 'ENOENT') return '';
-    throw err;
-  }
 }

@@ -64,7 +64,8 @@ export function ownerAlive(pid: number, host: string): boolean {
   }
 }
 
-async function readText(file: string): Promise<string | undefined> {
+/** A file's text, or undefined when it does not exist. */
+export async function readIfExists(file: string): Promise<string | undefined> {
   try {
     return await fsp.readFile(file, 'utf8');
   } catch (err) {
@@ -85,10 +86,10 @@ export async function acquireProcessLock(key: string, options: ProcessLockOption
   for (let attempt = 0; ; attempt++) {
     signal.throwIfAborted();
     if (await tryCreate(file, mine)) return { release: () => releaseLock(file, token) };
-    const text = await readText(file);
+    const text = await readIfExists(file);
     if (text === undefined) continue;
     const owner = parseOwner(text);
-    const gone = owner ? !ownerAlive(owner.pid, owner.host) : Date.now() - (await mtimeOf(file)) > UNREADABLE_GRACE_MS;
+    const gone = owner ? !ownerAlive(owner.pid, owner.host) : Date.now() - (await mtimeOrNow(file)) > UNREADABLE_GRACE_MS;
     if (gone) {
       await takeOver(file, text, token);
       continue;
@@ -117,7 +118,8 @@ async function tryCreate(file: string, content: string): Promise<boolean> {
   return true;
 }
 
-async function mtimeOf(file: string): Promise<number> {
+/** A file's mtime, or now for a file already gone. */
+export async function mtimeOrNow(file: string): Promise<number> {
   try {
     return (await fsp.stat(file)).mtimeMs;
   } catch (err) {
@@ -135,7 +137,7 @@ async function takeOver(file: string, deadOwner: string, token: string): Promise
     if (errnoOf(err) === 'ENOENT') return;
     throw err;
   }
-  if ((await readText(aside)) !== deadOwner) {
+  if ((await readIfExists(aside)) !== deadOwner) {
     try {
       await fsp.link(aside, file);
     } catch (err) {
@@ -147,6 +149,6 @@ async function takeOver(file: string, deadOwner: string, token: string): Promise
 
 /** Removes the lock file only while it is still this holder's. */
 async function releaseLock(file: string, token: string): Promise<void> {
-  const owner = parseOwner((await readText(file)) ?? '');
+  const owner = parseOwner((await readIfExists(file)) ?? '');
   if (owner?.token === token) await fsp.rm(file, { force: true });
 }

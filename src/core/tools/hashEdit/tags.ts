@@ -1,4 +1,4 @@
-import * as path from 'node:path';
+import { displayPath } from '../../fs/paths';
 import { ToolError } from '../errors';
 import type { ReadSnapshot, SnapshotStore } from '../snapshots';
 import { TAG_LENGTH, contentTag } from '../textDoc';
@@ -24,7 +24,7 @@ function header(section: Section): string {
 
 export function checkTag(store: SnapshotStore, canonical: string, section: Section, display: string, currentText: string, root: string): TagState {
   if (!store.created(canonical, section.tag)) {
-    const others = store.pathsWithTag(section.tag).map((other) => relativeTo(root, other));
+    const others = store.pathsWithTag(section.tag).map((other) => displayPath(root, other));
     const more = others.length > 1 ? ` and ${others.length - 1} other file${others.length > 2 ? 's' : ''} with the same content` : '';
     const owner = others.length
       ? ` (it was produced for ${others[0]}${more}, not for this file)`
@@ -40,12 +40,6 @@ export function checkTag(store: SnapshotStore, canonical: string, section: Secti
   // Comparing the text too guards against a 24-bit tag collision with content changed on disk.
   const fresh = newest?.tag === section.tag && contentTag(currentText) === section.tag && newest.text === currentText;
   return { snapshot: store.find(canonical, section.tag), fresh };
-}
-
-/** A path as the model should write it: relative inside the workspace, absolute outside it. */
-function relativeTo(root: string, canonical: string): string {
-  const rel = path.relative(root, canonical);
-  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : canonical;
 }
 
 /** `range`: the current lines that show the anchors again; a read of it gives the new tag. */
